@@ -56,10 +56,10 @@ const SETTING_LABEL: Record<keyof RouteSettings, string> = {
 };
 
 export function checkSegment(name: string, value: string, issues: FieldIssue[]): void {
-  if (!SEGMENT.test(value)) {
+  if (!SEGMENT.test(value) || value.split('/').some((part) => part === '.' || part === '..')) {
     issues.push({
       field: name,
-      message: `"${value}" is not a path segment; allowed: letters, digits, . _ ~ - (and / between segments)`,
+      message: `"${value}" is not a path segment; allowed: letters, digits, . _ ~ - (and / between segments), not . or ..`,
     });
   }
 }

@@ -157,13 +157,22 @@ export function readJson(raw: RawResponse, ctx: ParseContext): unknown {
   }
 }
 
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
 /** Validates decoded JSON against the operation's response schema, naming what is missing. */
 export function conform<T>(json: unknown, schema: z.ZodType<T>, raw: RawResponse, ctx: ParseContext): T {
   const result = schema.safeParse(json);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const at = fieldPath(issue.path);
-    return issue.code === 'invalid_type' && issue.input === undefined ? `${at} is missing` : `${at}: ${issue.message}`;
+    return valueAt(json, issue.path) === undefined ? `${at} is missing` : `${at}: ${issue.message}`;
   });
   throw invalid(raw, ctx, bodyText(raw.body), problems);
 }

@@ -21,7 +21,11 @@ export type ImageInput =
   | { path: string | URL; name?: string }
   | { data: Uint8Array | Blob; name?: string }
   /** A stream of bytes with its size known in advance (Content-Length). Read once: not retried. */
-  | { stream: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>; size: number; name?: string };
+  | {
+      stream: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array>;
+      size: number;
+      name?: string;
+    };
 
 export type ImageHandle =
   | { kind: 'path'; path: string }
@@ -56,13 +60,15 @@ async function fromBlob(blob: Blob, name?: string): Promise<TransportImage> {
 }
 
 async function fromStream(
-  stream: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
+  stream: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array>,
   size: number,
   name?: string,
 ): Promise<TransportImage> {
   if (!Number.isSafeInteger(size) || size < 0) throw new Error('a stream needs its size in bytes (for Content-Length)');
-  const iterable = stream as AsyncIterable<Uint8Array>;
-  const rest = iterable[Symbol.asyncIterator]();
+  // for-await also takes sync iterables and web ReadableStreams.
+  const rest = (async function* () {
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) yield chunk;
+  })();
   const chunks: Uint8Array[] = [];
   let have = 0;
   while (have < Math.min(SNIFF_BYTES, size)) {
