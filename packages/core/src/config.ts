@@ -55,11 +55,11 @@ const SETTING_LABEL: Record<keyof RouteSettings, string> = {
   secretHeader: 'secret-header',
 };
 
-export function checkSegment(name: string, value: string, issues: FieldIssue[]): void {
-  if (!SEGMENT.test(value) || value.split('/').some((part) => part === '.' || part === '..')) {
+export function checkSegment(name: string, value: unknown, issues: FieldIssue[]): void {
+  if (typeof value !== 'string' || !SEGMENT.test(value) || value.split('/').some((p) => p === '.' || p === '..')) {
     issues.push({
       field: name,
-      message: `"${value}" is not a path segment; allowed: letters, digits, . _ ~ - (and / between segments), not . or ..`,
+      message: `${typeof value === 'string' ? `"${value}"` : `a ${typeof value}`} is not a path segment; allowed: letters, digits, . _ ~ - (and / between segments), not . or ..`,
     });
   }
 }

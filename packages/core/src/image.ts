@@ -60,6 +60,10 @@ export function checkImage<H>(
   source: ImageSource<H>,
   issues: FieldIssue[],
 ): SniffedImage<H> | undefined {
+  if (!source || !(source.head instanceof Uint8Array) || !Number.isSafeInteger(source.size) || source.size < 0) {
+    issues.push({ field, message: 'must be an image (a file, bytes or a stream with its size)' });
+    return undefined;
+  }
   const type = sniffImageType(source.head);
   if (!type || source.size === 0) {
     issues.push({ field, message: `is not an image (${describe(source.head)}); allowed: ${ALLOWED}` });

@@ -17,7 +17,7 @@ import {
 import { type BodySegment, describeRequest, type RequestDescription } from '../request.js';
 import { conform, type ParseContext, type RawResponse, readJson } from '../response.js';
 import { validate } from '../validate.js';
-import { absoluteHttpUrl, exactInteger } from './common.js';
+import { absoluteHttpUrl, exactInteger, show } from './common.js';
 
 export const OPERATION = 'blend';
 export const BLEND_ROUTE = ['submit', 'blend'] as const;
@@ -29,7 +29,7 @@ export const DIMENSIONS = ['PORTRAIT', 'SQUARE', 'LANDSCAPE'] as const;
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, {
-    error: (issue) => `"${String(issue.input)}" is not allowed; allowed: ${values.join(', ')} (exact case)`,
+    error: (issue) => `${show(issue.input)} is not allowed; allowed: ${values.join(', ')} (exact case)`,
   });
 
 /** Every field but the images; the same rules serve the builder and the emulator. */

@@ -1,6 +1,13 @@
 /** Schema pieces the operations share. */
 import { z } from 'zod/v4';
 
+/** A value as an error message may quote it; never throws (hostile toString, cycles, bigints). */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return `"${value.length > 80 ? `${value.slice(0, 80)}...` : value}"`;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
+}
+
 /**
  * An integer with every digit kept: a safe JS integer, a bigint, or a decimal string.
  * Normalised to its decimal digits. Big numbers from a gateway arrive as digit strings
@@ -42,6 +49,6 @@ export const absoluteHttpUrl = () =>
     },
     {
       error: (issue) =>
-        `"${String(issue.input)}" is not an absolute http(s) URL; allowed: http://host/... or https://host/...`,
+        `${show(issue.input)} is not an absolute http(s) URL; allowed: http://host/... or https://host/...`,
     },
   );

@@ -9,7 +9,7 @@ import { checkImage, type ImageSource } from '../image.js';
 import { describeRequest, type MultipartPart, type RequestDescription } from '../request.js';
 import { conform, type ParseContext, type RawResponse, readJson } from '../response.js';
 import { validate } from '../validate.js';
-import { exactInteger, wireInteger } from './common.js';
+import { exactInteger, show, wireInteger } from './common.js';
 
 export const OPERATION = 'image-to-video';
 /** The last path segment: generation 1.6, standard quality, 10-second clip. */
@@ -30,7 +30,7 @@ export const imageToVideoFieldsSchema = z.strictObject({
     .string({ error: 'must be a text of the form <width>:<height>' })
     .regex(/^[1-9]\d*:[1-9]\d*$/, {
       error: (issue) =>
-        `"${String(issue.input)}" is not allowed; allowed: <width>:<height> with positive integers, such as 1:1 or 16:9`,
+        `${show(issue.input)} is not allowed; allowed: <width>:<height> with positive integers, such as 1:1 or 16:9`,
     })
     .optional(),
 });

@@ -9,7 +9,7 @@ import { rawInteger } from '../json.js';
 import { describeRequest, type RequestDescription } from '../request.js';
 import { conform, type ParseContext, type RawResponse, readJson, requestIdOf } from '../response.js';
 import { validate } from '../validate.js';
-import { exactInteger, wireInteger } from './common.js';
+import { exactInteger, show, wireInteger } from './common.js';
 
 export const OPERATION = 'text-to-video';
 
@@ -27,13 +27,13 @@ export const textToVideoRequestSchema = z.strictObject({
   num_inference_steps: z
     .number({ error: 'must be an integer from 1 to 50' })
     .refine((n) => Number.isInteger(n) && n >= 1 && n <= 50, {
-      error: (issue) => `${String(issue.input)} is not allowed; allowed: an integer from 1 to 50`,
+      error: (issue) => `${show(issue.input)} is not allowed; allowed: an integer from 1 to 50`,
     })
     .optional(),
   guidance_scale: z
     .number({ error: 'must be a number from 2 to 10' })
     .refine((n) => Number.isFinite(n) && n >= 2 && n <= 10, {
-      error: (issue) => `${String(issue.input)} is not allowed; allowed: a number from 2 to 10`,
+      error: (issue) => `${show(issue.input)} is not allowed; allowed: a number from 2 to 10`,
     })
     .optional(),
   seed: exactInteger('an integer').optional(),
