@@ -25,7 +25,8 @@ const config = resolveConfig({ baseUrl: 'http://gw.test', apiKey: 'k-fuzz-key' }
 
 /** Runs `fn`; passes if it returns or throws one of our errors. Anything else fails the property. */
 function outcome(target: string, fn: () => unknown): boolean {
-  const c = (counts[target] ??= { runs: 0, ok: 0, typedErrors: 0 });
+  counts[target] ??= { runs: 0, ok: 0, typedErrors: 0 };
+  const c = counts[target];
   c.runs++;
   try {
     fn();
