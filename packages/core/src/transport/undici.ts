@@ -130,26 +130,33 @@ export class UndiciTransport {
   /** Sends a described request, retrying where the policy allows; returns the raw answer. */
   async send(request: RequestDescription, options: SendOptions = {}): Promise<RawResponse> {
     const totalMs = options.timeoutMs ?? this.#timeouts.totalMs;
-    const deadline = AbortSignal.timeout(totalMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    // One clearable timer per call (AbortSignal.timeout's timer cannot be cancelled and would
+    // outlive the call by the whole timeout).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('total timeout')), totalMs);
+    timer.unref?.();
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     const canReplay = imagesOf(request).every((image) => image.handle.kind !== 'stream');
     const op = request.operation;
+    const fail = (error: unknown) => this.#mapError(error, op, signal, deadline.signal, options.signal, totalMs);
 
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.#attempt(request, signal, options);
-      } catch (error) {
-        const mapped = this.#mapError(error, op, signal, deadline, options.signal, totalMs);
-        if (!(mapped instanceof Retryable)) throw mapped;
-        const delay = canReplay ? retryDelay(attempt, mapped.retryAfterMs, this.#retry) : undefined;
-        if (delay === undefined) throw mapped.error;
-        options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: mapped.error.message });
+    try {
+      for (let attempt = 0; ; attempt++) {
         try {
-          await sleep(delay, signal);
-        } catch {
-          throw this.#mapError(signal.reason, op, signal, deadline, options.signal, totalMs);
+          return await this.#attempt(request, signal, options);
+        } catch (error) {
+          const mapped = fail(error);
+          if (!(mapped instanceof Retryable)) throw mapped;
+          const delay = canReplay ? retryDelay(attempt, mapped.retryAfterMs, this.#retry) : undefined;
+          if (delay === undefined) throw mapped.error;
+          options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: mapped.error.message });
+          await sleep(delay, signal).catch(() => {
+            throw fail(signal.reason);
+          });
         }
       }
+    } finally {
+      clearTimeout(timer);
     }
   }
 
