@@ -1,0 +1,23 @@
+// Bundles the action into one ESM file. Deterministic: same sources and lockfile, same bytes
+// (the freshness test rebuilds into a temp dir and compares). Usage: node scripts/build.mjs [outfile]
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+await build({
+  absWorkingDir: packageDir,
+  entryPoints: ['src/index.ts'],
+  outfile: process.argv[2] ?? 'dist/index.js',
+  bundle: true,
+  platform: 'node',
+  target: 'node24',
+  format: 'esm',
+  // A bundled CommonJS dependency calls require('net'): give the ESM bundle a real require.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+  },
+  legalComments: 'eof',
+  charset: 'utf8',
+  logLevel: 'warning',
+});

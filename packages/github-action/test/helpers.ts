@@ -1,0 +1,125 @@
+/** Runs the bundled action the way a runner does, and reads metadata with GitHub's own parser. */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import { type ActionTemplate, convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
+
+export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const REPO_DIR = join(PACKAGE_DIR, '..', '..');
+export const BUNDLE = join(PACKAGE_DIR, 'dist', 'index.js');
+
+/** A key that must never show up anywhere but the runner's mask command. */
+export const SENTINEL_KEY = 'sk-SENTINEL-4f1c9a7e2b';
+
+/** Validation errors GitHub's parser reports for a workflow file (empty when valid). */
+export function workflowErrors(name: string, content: string): string[] {
+  const result = parseWorkflow({ name, content }, new NoOperationTraceWriter());
+  return result.context.errors.getErrors().map((e) => e.message);
+}
+
+export async function readAction(): Promise<{ errors: string[]; action: ActionTemplate }> {
+  const content = await readFile(join(PACKAGE_DIR, 'action.yml'), 'utf8');
+  const result = parseAction({ name: 'action.yml', content }, new NoOperationTraceWriter());
+  const errors = result.context.errors.getErrors().map((e) => e.message);
+  if (!result.value) throw new Error(`action.yml did not parse: ${errors.join('; ')}`);
+  return { errors, action: convertActionTemplate(result.context, result.value) };
+}
+
+/** The defaults a runner injects, by input name. */
+export async function actionDefaults(): Promise<Record<string, string>> {
+  const { action } = await readAction();
+  const defaults: Record<string, string> = {};
+  for (const input of action.inputs ?? []) {
+    if (input.default) defaults[input.id] = input.default.toDisplayString();
+  }
+  return defaults;
+}
+
+/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes GITHUB_OUTPUT. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[i] as string);
+    if (!match) continue;
+    const [, name, delimiter] = match as unknown as [string, string, string];
+    const end = lines.indexOf(delimiter, i + 1);
+    if (end < 0) throw new Error(`output ${name} has no closing delimiter`);
+    outputs[name] = lines.slice(i + 1, end).join('\n');
+    i = end;
+  }
+  return outputs;
+}
+
+export interface ActionRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  workspace: string;
+  runnerTemp: string;
+}
+
+export async function makeWorkspace(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'mediagw-ws-'));
+}
+
+/**
+ * Spawns `dist/index.js` on this Node (24) with an environment built from nothing: `INPUT_*`
+ * names uppercased with dashes kept, action.yml defaults for inputs not given, the output and
+ * summary files created first, the workspace as working directory.
+ */
+export async function runAction(inputs: Record<string, string>, workspace?: string): Promise<ActionRun> {
+  const ws = workspace ?? (await makeWorkspace());
+  const runnerTemp = join(ws, '..', `${ws.split('/').pop()}-temp`);
+  await mkdir(runnerTemp, { recursive: true });
+  const outputFile = join(runnerTemp, 'github_output');
+  const summaryFile = join(runnerTemp, 'step_summary');
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_WORKSPACE: ws,
+    RUNNER_TEMP: runnerTemp,
+  };
+  for (const [name, value] of Object.entries({ ...(await actionDefaults()), ...inputs })) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  }
+  const child = spawn(process.execPath, [BUNDLE], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
+    summary: await readFile(summaryFile, 'utf8'),
+    workspace: ws,
+    runnerTemp,
+  };
+}
+
+/** Every place the key could leak, the runner's `::add-mask::` line taken out. */
+export function everythingPrinted(run: ActionRun): string {
+  const stdout = run.stdout
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+  return [stdout, run.stderr, JSON.stringify(run.outputs), run.summary].join('\n');
+}
