@@ -1,0 +1,88 @@
+/**
+ * Blend `notifyHook` delivery. The spec names the parameter but shows no event and no body: the
+ * body below is the emulator's own invention (documented in the README), shaped like what
+ * image-task gateways commonly send when a task finishes.
+ */
+
+export interface BlendNotification {
+  /** The task id (same digits as the blend `result`), as a string. */
+  id: string;
+  action: 'BLEND';
+  status: 'SUCCESS';
+  progress: '100%';
+  /** The blended image, served by the emulator. */
+  imageUrl: string;
+  /** The caller's `state`, echoed (null when none was sent). */
+  state: string | null;
+  /** Epoch milliseconds. */
+  submitTime: number;
+  startTime: number;
+  finishTime: number;
+  description: string;
+}
+
+export interface NotificationAttempt {
+  taskId: string;
+  url: string;
+  body: BlendNotification;
+  /** 1 for the first try. */
+  attempt: number;
+  /** The hook's HTTP status, when it answered. */
+  status?: number;
+  /** Why the attempt failed without an answer (connection refused, timeout, ...). */
+  error?: string;
+}
+
+export interface DeliveryOptions {
+  /** Tries after the first (default 3). */
+  retries: number;
+  /** Wait before the first retry, doubled each time. */
+  backoffMs: number;
+  /** Per-attempt timeout. */
+  timeoutMs: number;
+  /** Aborts waiting and sending (the emulator is closing). */
+  signal: AbortSignal;
+  onAttempt: (attempt: NotificationAttempt) => void;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/** POSTs the notification until the hook answers 2xx or the retries run out. Never throws. */
+export async function deliverNotification(
+  url: string,
+  body: BlendNotification,
+  options: DeliveryOptions,
+): Promise<boolean> {
+  for (let attempt = 1; attempt <= options.retries + 1 && !options.signal.aborted; attempt++) {
+    if (attempt > 1) await sleep(options.backoffMs * 2 ** (attempt - 2), options.signal);
+    if (options.signal.aborted) break;
+    const record: NotificationAttempt = { taskId: body.id, url, body, attempt };
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'mediagw-emulator' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      record.status = response.status;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      record.error = cause?.code ?? cause?.message ?? (error as Error).message;
+    }
+    options.onAttempt(record);
+    if (record.status !== undefined && record.status >= 200 && record.status < 300) return true;
+  }
+  return false;
+}
