@@ -1,0 +1,52 @@
+/** Parameters every operation shares: how items are run. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { DEFAULT_RETRY, type RetryPolicy } from '@mediagw/core/protocol';
+import type { FieldLabels } from '../helpers/errors';
+
+export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * Options added to each operation's "Options" collection. n8n's lint wants literal defaults; a test
+ * pins them to DEFAULT_CONCURRENCY and the core's DEFAULT_RETRY.
+ */
+export const runOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 4,
+		description: 'How many items are sent to the gateway at the same time; output order is kept',
+	},
+	{
+		displayName: 'Retries When Rate Limited',
+		name: 'retries',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 2,
+		description:
+			'How often a request refused with 429 or 503 is sent again, after the wait the gateway asks for (Retry-After) or a short backoff. Other failures are never retried: the task may exist.',
+	},
+];
+
+/** Labels for fields that are not node parameters (the credential's settings). */
+export const credentialLabels: FieldLabels = {
+	'base-url': 'Base URL (credential)',
+	'video-vendor': 'Video Vendor Segment (credential)',
+	'service-prefix': 'Service Prefix (credential)',
+	'image-relax-prefix': 'Image Relax Prefix (credential)',
+	'secret-header': 'Secret Header Name (credential)',
+};
+
+export interface RunSettings {
+	concurrency: number;
+	retry: RetryPolicy;
+}
+
+/** Read once per run (from the first item): how many at once, how many retries. */
+export function readRunSettings(context: IExecuteFunctions): RunSettings {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const concurrency = Math.max(1, Math.floor(Number(options.concurrency ?? DEFAULT_CONCURRENCY)) || 1);
+	const retries = Math.max(0, Math.floor(Number(options.retries ?? DEFAULT_RETRY.retries)) || 0);
+	return { concurrency, retry: { ...DEFAULT_RETRY, retries } };
+}

@@ -1,0 +1,52 @@
+/**
+ * Picks the operation, runs the items with bounded concurrency, keeps their order and pairing,
+ * and applies the error policy (continue on fail or stop) in one place.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { forEachLimited } from '../helpers/concurrency';
+import { toNodeError } from '../helpers/errors';
+import { CREDENTIAL_NAME, type MediaGatewayCredentials } from '../helpers/settings';
+import { readRunSettings } from './common.descriptions';
+import * as image from './image/Image.resource';
+import type { Operation } from './operation';
+import * as video from './video/Video.resource';
+
+const resources: Record<string, Record<string, Operation>> = {
+	video: video.operations,
+	image: image.operations,
+};
+
+function errorJson(error: unknown): INodeExecutionData['json'] {
+	const found = error as { message?: unknown; description?: unknown; httpCode?: unknown };
+	const json: INodeExecutionData['json'] = { error: String(found?.message ?? error) };
+	if (typeof found?.description === 'string' && found.description) json.description = found.description;
+	if (typeof found?.httpCode === 'string' && found.httpCode) json.httpCode = found.httpCode;
+	return json;
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = resources[resource]?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
+	}
+	const credentials = await this.getCredentials<MediaGatewayCredentials>(CREDENTIAL_NAME);
+	const secrets = [String(credentials.apiKey ?? '')];
+	const { concurrency, retry } = readRunSettings(this);
+
+	const output: INodeExecutionData[] = new Array(items.length);
+	await forEachLimited(items.length, concurrency, async (itemIndex) => {
+		try {
+			const item = await operation.execute.call(this, itemIndex, { credentials, secrets, retry });
+			output[itemIndex] = { ...item, pairedItem: { item: itemIndex } };
+		} catch (error) {
+			const nodeError = toNodeError(this.getNode(), error, itemIndex, operation.labels, secrets);
+			if (!this.continueOnFail()) throw nodeError;
+			output[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+		}
+	});
+	return [output];
+}
