@@ -76562,7 +76562,8 @@ function toInputIssues(error63, operation, files) {
   });
 }
 function inputsUsed(prepared) {
-  const names = prepared ? [...SHARED_INPUTS, ...operationInputs(prepared.operation)] : SHARED_INPUTS;
+  const [operation, baseUrl, ...settings] = SHARED_INPUTS;
+  const names = [operation, baseUrl, ...prepared ? operationInputs(prepared.operation) : [], ...settings];
   const rows = [];
   for (const name of names) {
     if (name === "api-key") continue;
@@ -76582,13 +76583,12 @@ function describeFailure(error63, clean) {
     const names = [...new Set(error63.issues.map((i) => i.input))].join(", ");
     return { message: `Invalid input (${names}); nothing was sent to the gateway.`, hint: clean(error63.message) };
   }
-  if (error63 instanceof MediaGatewayError) {
-    const requestId = error63.requestId;
-    return {
-      message: clean(error63.message),
-      hint: clean(requestId ? `${error63.hint} (request id ${requestId})` : error63.hint)
-    };
+  if (error63 instanceof GatewayError) {
+    const said = !error63.gatewayMessage && error63.bodyExcerpt ? `: the gateway answered "${error63.bodyExcerpt}"` : "";
+    const requestId = error63.requestId ? ` (request id ${error63.requestId})` : "";
+    return { message: clean(`${error63.message}${said}`), hint: clean(`${error63.hint}${requestId}`) };
   }
+  if (error63 instanceof MediaGatewayError) return { message: clean(error63.message), hint: clean(error63.hint) };
   return { message: clean(`Unexpected error: ${error63 instanceof Error ? error63.message : String(error63)}`) };
 }
 

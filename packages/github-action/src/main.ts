@@ -7,6 +7,7 @@ import {
   type CallOptions,
   createClient,
   DEFAULT_ROUTES,
+  GatewayError,
   type MediaGatewayClient,
   MediaGatewayError,
   OPERATIONS,
@@ -186,9 +187,10 @@ function toInputIssues(error: ValidationError, operation: ActionOperation, files
 
 /** Inputs as used, for the summary: never the key. */
 function inputsUsed(prepared: Prepared | undefined): [string, string][] {
-  const names = prepared ? [...SHARED_INPUTS, ...operationInputs(prepared.operation)] : SHARED_INPUTS;
+  const [operation, baseUrl, ...settings] = SHARED_INPUTS;
+  const names = [operation, baseUrl, ...(prepared ? operationInputs(prepared.operation) : []), ...settings];
   const rows: [string, string][] = [];
-  for (const name of names) {
+  for (const name of names as string[]) {
     if (name === 'api-key') continue;
     if (name === prepared?.operation.images?.input) rows.push([name, prepared.files.map(shown).join('\n')]);
     else {
@@ -208,12 +210,12 @@ function describeFailure(error: unknown, clean: (text: string) => string): { mes
     const names = [...new Set(error.issues.map((i) => i.input))].join(', ');
     return { message: `Invalid input (${names}); nothing was sent to the gateway.`, hint: clean(error.message) };
   }
-  if (error instanceof MediaGatewayError) {
-    const requestId = (error as { requestId?: string }).requestId;
-    return {
-      message: clean(error.message),
-      hint: clean(requestId ? `${error.hint} (request id ${requestId})` : error.hint),
-    };
+  if (error instanceof GatewayError) {
+    // Without a message of its own (an HTML error page, say) the start of the body is the best clue.
+    const said = !error.gatewayMessage && error.bodyExcerpt ? `: the gateway answered "${error.bodyExcerpt}"` : '';
+    const requestId = error.requestId ? ` (request id ${error.requestId})` : '';
+    return { message: clean(`${error.message}${said}`), hint: clean(`${error.hint}${requestId}`) };
   }
+  if (error instanceof MediaGatewayError) return { message: clean(error.message), hint: clean(error.hint) };
   return { message: clean(`Unexpected error: ${error instanceof Error ? error.message : String(error)}`) };
 }

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { type ActionTemplate, convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
 
@@ -122,4 +123,47 @@ export function everythingPrinted(run: ActionRun): string {
     .filter((line) => !line.startsWith('::add-mask::'))
     .join('\n');
   return [stdout, run.stderr, JSON.stringify(run.outputs), run.summary].join('\n');
+}
+
+export interface Annotation {
+  level: string;
+  title: string | undefined;
+  message: string;
+}
+
+const unescape = (text: string) =>
+  text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+
+/** `::error title=...::message` workflow commands, decoded. */
+export function annotations(run: ActionRun): Annotation[] {
+  const found: Annotation[] = [];
+  for (const [, level, props, message] of run.stdout.matchAll(/^::(error|warning|notice)(?: ([^:]*))?::(.*)$/gm)) {
+    const title = /(?:^|,)title=([^,]*)/.exec(props ?? '')?.[1];
+    found.push({ level: level as string, title: title && unescape(title), message: unescape(message as string) });
+  }
+  return found;
+}
+
+/** A real PNG of `size` x `size` pixels of one colour (zlib and CRC from node:zlib). */
+export function png(size: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
