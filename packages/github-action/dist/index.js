@@ -76529,7 +76529,7 @@ async function prepare(name, issues) {
   const files = [];
   if (operation.images) {
     const { input: imagesInput, many } = operation.images;
-    const lines = many ? getMultilineInput(imagesInput) : [getInput(imagesInput)].filter(Boolean);
+    const lines = (many ? getMultilineInput(imagesInput) : [getInput(imagesInput)]).filter(Boolean);
     if (lines.length === 0) {
       const what = many ? "image paths or globs, one per line" : "an image path";
       issues.push({ input: imagesInput, message: `is required: ${what}, relative to the workspace` });

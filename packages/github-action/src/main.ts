@@ -149,7 +149,7 @@ async function prepare(name: string, issues: InputIssue[]): Promise<Prepared | u
   const files: string[] = [];
   if (operation.images) {
     const { input: imagesInput, many } = operation.images;
-    const lines = many ? core.getMultilineInput(imagesInput) : [core.getInput(imagesInput)].filter(Boolean);
+    const lines = (many ? core.getMultilineInput(imagesInput) : [core.getInput(imagesInput)]).filter(Boolean);
     if (lines.length === 0) {
       const what = many ? 'image paths or globs, one per line' : 'an image path';
       issues.push({ input: imagesInput, message: `is required: ${what}, relative to the workspace` });

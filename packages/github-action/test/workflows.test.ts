@@ -91,6 +91,13 @@ describe('.github/workflows', () => {
     );
   });
 
+  it('CI also runs the action itself on a runner, against the emulator', () => {
+    const steps = (parse(byName['ci.yml'] ?? '') as Workflow).jobs.action?.steps ?? [];
+    expect(steps.some((s) => s.run?.includes('emulator --port'))).toBe(true);
+    const uses = steps.filter((s) => s.uses === './packages/github-action');
+    expect(uses.map((s) => s.with?.operation)).toEqual(['text-to-video', 'text-to-video']);
+  });
+
   it('release versions with changesets and publishes with provenance', () => {
     const release = (parse(byName['release.yml'] ?? '') as Workflow).jobs.release;
     expect(release?.permissions?.['id-token']).toBe('write');
