@@ -14,8 +14,11 @@ export interface EmulatorContext {
   readonly files: FileStore;
   /** The emulator's base URL (known once it listens). */
   baseUrl(): string;
-  /** Posts a finished blend task to its notifyHook, in the background, with retries. */
-  notify(hook: string, body: BlendNotification): void;
+  /**
+   * Posts a finished blend task to its notifyHook in the background, with retries, once `after`
+   * (the answer being sent) settles. Registered at once, so `settled()` waits for it.
+   */
+  notify(hook: string, body: BlendNotification, after: Promise<unknown>): void;
 }
 
 export interface OperationRoute {

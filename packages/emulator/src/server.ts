@@ -175,16 +175,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxUploadBytes,
     files: new FileStore(),
     baseUrl: () => baseUrl,
-    notify(hook, body) {
-      const delivery = deliverNotification(hook, body, {
-        retries: options.notifyRetries ?? 3,
-        backoffMs: options.notifyBackoffMs ?? 200,
-        timeoutMs: options.notifyTimeoutMs ?? 5000,
-        signal: closing.signal,
-        onAttempt: (attempt) => notifications.push(attempt),
-      });
-      deliveries.add(delivery);
-      void delivery.finally(() => deliveries.delete(delivery));
+    notify(hook, body, after) {
+      const delivery = after.then(
+        () => undefined,
+        () => undefined,
+      );
+      const attempts = delivery.then(() =>
+        deliverNotification(hook, body, {
+          retries: options.notifyRetries ?? 3,
+          backoffMs: options.notifyBackoffMs ?? 200,
+          timeoutMs: options.notifyTimeoutMs ?? 5000,
+          signal: closing.signal,
+          onAttempt: (attempt) => notifications.push(attempt),
+        }),
+      );
+      deliveries.add(attempts);
+      void attempts.finally(() => deliveries.delete(attempts));
     },
   };
   const operations: OperationRoute[] = [imageToVideoRoute(ctx), textToVideoRoute(ctx), blendRoute(ctx)];

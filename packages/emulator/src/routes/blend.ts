@@ -53,7 +53,7 @@ export function blendRoute(ctx: EmulatorContext): OperationRoute {
         ({ index, reason }) => `${IMAGES_FIELD}[${index}] (${reason}) was drawn as a placeholder pattern`,
       );
       const description = ['Submit success', ...notes].join('; ');
-      await send(
+      const answered = send(
         reply,
         exchange,
         jsonAnswer(successStatus(exchange), {
@@ -65,20 +65,24 @@ export function blendRoute(ctx: EmulatorContext): OperationRoute {
         }),
       );
       if (input.notifyHook) {
-        ctx.notify(input.notifyHook, {
-          id: taskId,
-          action: 'BLEND',
-          status: 'SUCCESS',
-          progress: '100%',
-          imageUrl: `${ctx.baseUrl()}${FILES_PATH}/${name}`,
-          state: input.state ?? null,
-          submitTime,
-          startTime,
-          finishTime,
-          description: ['Blended', ...notes].join('; '),
-        });
+        ctx.notify(
+          input.notifyHook,
+          {
+            id: taskId,
+            action: 'BLEND',
+            status: 'SUCCESS',
+            progress: '100%',
+            imageUrl: `${ctx.baseUrl()}${FILES_PATH}/${name}`,
+            state: input.state ?? null,
+            submitTime,
+            startTime,
+            finishTime,
+            description: ['Blended', ...notes].join('; '),
+          },
+          answered,
+        );
       }
-      return reply;
+      return answered;
     },
   };
 }

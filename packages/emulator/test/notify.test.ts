@@ -1,0 +1,86 @@
+/** Blend notifyHook deliveries to a real server on loopback, with retries. */
+import { createServer } from 'node:net';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../src/index.js';
+import { clientFor, solidPng, startHookServer } from './helpers.js';
+
+const IMAGE = solidPng(6, 6, [0, 128, 255, 255]);
+let emu: Emulator;
+
+beforeAll(async () => {
+  emu = await startEmulator({ notifyBackoffMs: 10 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+it('posts the finished task to notifyHook, state echoed, image downloadable', async () => {
+  const hook = await startHookServer();
+  const client = clientFor(emu);
+  const result = await client.blend({
+    base64Array: [{ data: IMAGE }, { data: IMAGE }],
+    notifyHook: hook.url,
+    state: 'order-42',
+  });
+  await emu.settled();
+
+  expect(hook.received).toHaveLength(1);
+  const { body, headers } = hook.received[0]!;
+  expect(headers['content-type']).toBe('application/json');
+  expect(body).toEqual({
+    id: result.taskId,
+    action: 'BLEND',
+    status: 'SUCCESS',
+    progress: '100%',
+    imageUrl: `${emu.url}/files/${result.taskId}.png`,
+    state: 'order-42',
+    submitTime: expect.any(Number),
+    startTime: expect.any(Number),
+    finishTime: expect.any(Number),
+    description: 'Blended',
+  });
+  expect(body.submitTime as number).toBeLessThanOrEqual(body.startTime as number);
+  expect(body.startTime as number).toBeLessThanOrEqual(body.finishTime as number);
+  const png = PNG.sync.read(Buffer.from(await (await fetch(body.imageUrl as string)).arrayBuffer()));
+  expect([png.width, png.height]).toEqual([6, 6]);
+  expect(emu.notifications.at(-1)).toMatchObject({ taskId: result.taskId, url: hook.url, attempt: 1, status: 200 });
+
+  await client.close();
+  await hook.close();
+});
+
+it('retries when the hook fails, then stops at the first success', async () => {
+  const hook = await startHookServer((attempt) => (attempt === 0 ? 500 : 204));
+  emu.reset();
+  const client = clientFor(emu);
+  const result = await client.blend({ base64Array: [{ data: IMAGE }], notifyHook: hook.url });
+  await emu.settled();
+  expect(emu.notifications.map((n) => [n.attempt, n.status])).toEqual([
+    [1, 500],
+    [2, 204],
+  ]);
+  expect(hook.received.map((r) => r.body.id)).toEqual([result.taskId]);
+  expect(hook.received[0]!.body.state).toBeNull();
+  await client.close();
+  await hook.close();
+});
+
+it('gives up after notifyRetries when the hook cannot be reached', async () => {
+  // A port that was free a moment ago: nothing listens there.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((resolve) => probe.close(resolve));
+
+  const lonely = await startEmulator({ notifyRetries: 1, notifyBackoffMs: 5 });
+  const client = clientFor(lonely);
+  await client.blend({ base64Array: [{ data: IMAGE }], notifyHook: `http://127.0.0.1:${port}/hook` });
+  await lonely.settled();
+  expect(lonely.notifications.map((n) => [n.attempt, n.status, n.error])).toEqual([
+    [1, undefined, 'ECONNREFUSED'],
+    [2, undefined, 'ECONNREFUSED'],
+  ]);
+  await client.close();
+  await lonely.close();
+});
