@@ -29,7 +29,7 @@ import {
   resolvePath,
   shown,
 } from './inputs.js';
-import { type ActionOperation, operationInputs } from './operation.js';
+import { type ActionOperation, type OperationResult, operationInputs } from './operation.js';
 import { ACTION_OPERATIONS } from './operations/index.js';
 import { setOutputs } from './outputs.js';
 import { writeSummary } from './summary.js';
@@ -65,31 +65,12 @@ export async function run(): Promise<void> {
   const operationName = core.getInput('operation');
   const used: [string, string][] = [];
   let client: MediaGatewayClient | undefined;
-  let prepared: Prepared | undefined;
   try {
     const issues: InputIssue[] = [];
-    prepared = await prepare(operationName, issues);
+    const prepared = await prepare(operationName, issues);
     const timeoutSeconds = readSeconds('timeout-seconds', issues);
-    const retries = readCount('retries', issues);
     const timeoutMs = timeoutSeconds === undefined ? undefined : Math.round(timeoutSeconds * 1000);
-    try {
-      client = createClient({
-        baseUrl: core.getInput('base-url'),
-        apiKey,
-        ...Object.fromEntries(ROUTE_SETTINGS.map((key) => [key, input(kebab(key))])),
-        // The gateway answers text-to-video when the video is done: waiting for headers may take the whole time.
-        ...(timeoutMs === undefined ? {} : { timeouts: { totalMs: timeoutMs, headersMs: timeoutMs } }),
-        ...(retries === undefined ? {} : { retry: { retries } }),
-        userAgent: 'mediagw-github-action',
-      });
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      for (const issue of error.issues) {
-        const name = kebab(issue.field);
-        // "is required" from prepare() already covers an empty base-url or api-key.
-        if (!issues.some((i) => i.input === name)) issues.push({ input: name, message: issue.message });
-      }
-    }
+    client = connect(apiKey, timeoutMs, issues);
     used.push(...inputsUsed(prepared));
     if (issues.length > 0 || !prepared || !client) throw new InputError(issues);
 
@@ -99,7 +80,7 @@ export async function run(): Promise<void> {
       timeoutMs,
       onRetry: ({ attempt, delayMs, reason }) => core.info(`retry ${attempt} in ${delayMs} ms: ${clean(reason)}`),
     };
-    let result: Awaited<ReturnType<ActionOperation['run']>>;
+    let result: OperationResult;
     try {
       result = await operation.run({ client, fields, files, options, callOptions });
     } catch (error) {
@@ -121,6 +102,30 @@ export async function run(): Promise<void> {
     await writeSummary({ operation: operationName || '(none)', inputs: used, failure }).catch(() => undefined);
   } finally {
     await client?.close();
+  }
+}
+
+/** A client for the connection and route inputs; bad settings become issues. */
+function connect(apiKey: string, timeoutMs: number | undefined, issues: InputIssue[]): MediaGatewayClient | undefined {
+  const retries = readCount('retries', issues);
+  try {
+    return createClient({
+      baseUrl: core.getInput('base-url'),
+      apiKey,
+      ...Object.fromEntries(ROUTE_SETTINGS.map((key) => [key, input(kebab(key))])),
+      // The gateway answers text-to-video when the video is done: waiting for headers may take the whole time.
+      ...(timeoutMs === undefined ? {} : { timeouts: { totalMs: timeoutMs, headersMs: timeoutMs } }),
+      ...(retries === undefined ? {} : { retry: { retries } }),
+      userAgent: 'mediagw-github-action',
+    });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    for (const issue of error.issues) {
+      const name = kebab(issue.field);
+      // "is required" from prepare() already covers an empty base-url or api-key.
+      if (!issues.some((i) => i.input === name)) issues.push({ input: name, message: issue.message });
+    }
+    return undefined;
   }
 }
 
