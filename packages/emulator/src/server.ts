@@ -162,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const requests: RecordedRequest[] = [];
+  let seq = 0;
   const notifications: NotificationAttempt[] = [];
   const downloads: Download[] = [];
   const faults = new FaultCounter();
@@ -176,19 +177,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     files: new FileStore(),
     baseUrl: () => baseUrl,
     notify(hook, body, after) {
-      const delivery = after.then(
-        () => undefined,
-        () => undefined,
-      );
-      const attempts = delivery.then(() =>
-        deliverNotification(hook, body, {
-          retries: options.notifyRetries ?? 3,
-          backoffMs: options.notifyBackoffMs ?? 200,
-          timeoutMs: options.notifyTimeoutMs ?? 5000,
-          signal: closing.signal,
-          onAttempt: (attempt) => notifications.push(attempt),
-        }),
-      );
+      // The task exists whether or not the answer reached the caller: deliver either way.
+      const attempts = after
+        .catch(() => undefined)
+        .then(() =>
+          deliverNotification(hook, body, {
+            retries: options.notifyRetries ?? 3,
+            backoffMs: options.notifyBackoffMs ?? 200,
+            timeoutMs: options.notifyTimeoutMs ?? 5000,
+            signal: closing.signal,
+            onAttempt: (attempt) => notifications.push(attempt),
+          }),
+        );
       deliveries.add(attempts);
       void attempts.finally(() => deliveries.delete(attempts));
     },
@@ -204,7 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   function begin(request: FastifyRequest, operation: OperationName | undefined): Exchange {
     const record: RecordedRequest = {
-      seq: requests.length === 0 ? 1 : requests[requests.length - 1]!.seq + 1,
+      seq: ++seq,
       operation,
       method: request.method,
       path: request.url,
@@ -316,6 +316,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     reset() {
       requests.length = 0;
+      seq = 0;
       notifications.length = 0;
       downloads.length = 0;
       faults.forget();
