@@ -51,18 +51,23 @@ function safeView(request: RequestDescription): Record<string, unknown> {
       : body.type === 'json'
         ? body
         : { type: body.type, contentType: body.contentType, length: segmentsLength(body.segments) };
-  return { ...request, headers: redactHeaders(request.headers), body: bodyView };
+  const { operation, method, url, auth, warnings } = request;
+  return { operation, method, url, headers: redactHeaders(request.headers), auth, body: bodyView, warnings };
+}
+
+/** Shows itself redacted to `JSON.stringify` and `util.inspect` (methods on the prototype: no per-call cost). */
+class DescribedRequest {
+  toJSON(this: RequestDescription) {
+    return safeView(this);
+  }
+  [INSPECT](this: RequestDescription, _depth: number, options: unknown, inspect: (v: unknown, o: unknown) => string) {
+    return `RequestDescription ${inspect(safeView(this), options)}`;
+  }
 }
 
 /** Freezes a description and makes `JSON.stringify` and `util.inspect` show it redacted. */
 export function describeRequest(request: RequestDescription): RequestDescription {
-  Object.defineProperty(request, 'toJSON', { value: () => safeView(request), enumerable: false });
-  Object.defineProperty(request, INSPECT, {
-    value: (_depth: number, options: unknown, inspect: (v: unknown, o: unknown) => string) =>
-      `RequestDescription ${inspect(safeView(request), options)}`,
-    enumerable: false,
-  });
-  return Object.freeze(request);
+  return Object.freeze(Object.assign(new DescribedRequest(), request)) as RequestDescription;
 }
 
 const encoder = new TextEncoder();

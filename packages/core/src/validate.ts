@@ -34,8 +34,7 @@ export function validate<T>(
   extra: FieldIssue[] = [],
 ): T {
   const result = schema.safeParse(input);
+  if (result.success && extra.length === 0) return result.data;
   const keys = 'shape' in schema ? Object.keys((schema as unknown as { shape: object }).shape) : undefined;
-  const issues = result.success ? extra : [...toFieldIssues(result.error, keys), ...extra];
-  if (issues.length > 0 || !result.success) throw new ValidationError(issues, operation);
-  return result.data;
+  throw new ValidationError(result.success ? extra : [...toFieldIssues(result.error, keys), ...extra], operation);
 }

@@ -188,37 +188,59 @@ export class UndiciTransport {
       headersTimeout: this.#timeouts.headersMs,
       bodyTimeout: this.#timeouts.bodyMs,
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response.body) {
-        size += chunk.length;
-        if (size > this.#maxResponseBytes) {
-          response.body.destroy();
-          throw new InvalidResponseError({
-            operation: request.operation,
-            status: response.statusCode,
-            problems: [`the body is larger than the ${this.#maxResponseBytes}-byte limit`],
-          });
-        }
-        chunks.push(chunk);
-      }
-    } catch (error) {
-      if (error instanceof MediaGatewayError || signal.aborted || isTimeout(error)) throw error;
-      // The answer started and then broke off: the gateway acted, we could not read what it said.
-      throw new InvalidResponseError({
-        operation: request.operation,
-        status: response.statusCode,
-        problems: [`the body is cut short (connection closed after ${size} bytes)`],
-        cause: error,
-      });
-    }
-    const raw: RawResponse = { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+    const answer = await this.#readBody(response, request.operation, signal);
+    const raw: RawResponse = { status: response.statusCode, headers: response.headers, body: answer };
     if (RETRYABLE_STATUSES.has(raw.status)) {
       const error = httpError(raw, { operation: request.operation, secrets: this.#secrets });
       throw new Retryable(error, parseRetryAfter(header(raw.headers, 'retry-after')));
     }
     return raw;
+  }
+
+  /** The whole answer, within the size cap; a break-off mid-body is an unreadable answer. */
+  async #readBody(
+    response: Dispatcher.ResponseData,
+    operation: OperationName,
+    signal: AbortSignal,
+  ): Promise<Uint8Array> {
+    const tooLarge = () =>
+      new InvalidResponseError({
+        operation,
+        status: response.statusCode,
+        problems: [`the body is larger than the ${this.#maxResponseBytes}-byte limit`],
+      });
+    const declared = Number(response.headers['content-length']);
+    let size = 0;
+    try {
+      if (Number.isSafeInteger(declared)) {
+        if (declared > this.#maxResponseBytes) {
+          response.body.destroy();
+          throw tooLarge();
+        }
+        // Known to fit: undici's own reader is the fast path.
+        return await response.body.bytes();
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) {
+        size += chunk.length;
+        if (size > this.#maxResponseBytes) {
+          response.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(chunk);
+      }
+      return Buffer.concat(chunks);
+    } catch (error) {
+      if (error instanceof MediaGatewayError || signal.aborted || isTimeout(error)) throw error;
+      // The answer started and then broke off: the gateway acted, we could not read what it said.
+      const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
+      throw new InvalidResponseError({
+        operation,
+        status: response.statusCode,
+        problems: [`the body is cut short (connection closed; ${received})`],
+        cause: error,
+      });
+    }
   }
 
   #mapError(
