@@ -82,7 +82,7 @@ export class Output {
 
 /** How a field the core names is spelled on this command line. */
 export function flagOf(field: string): string {
-  const indexed = /^([A-Za-z_]+)\[(\d+)\](.*)$/.exec(field);
+  const indexed = /^([A-Za-z0-9_]+)\[(\d+)\](.*)$/.exec(field);
   const name = indexed ? indexed[1]! : field;
   if (name === imageToVideo.IMAGE_FIELD || name === blend.IMAGES_FIELD) {
     return indexed ? `--image #${Number(indexed[2]) + 1}` : '--image';

@@ -6,7 +6,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { createClient, stringifyExact } from '@mediagw/core';
-import { startEmulator } from '@mediagw/emulator';
 import type { OptionSpecs } from '../args.js';
 import { type Command, commonOptions } from '../command.js';
 import { startReceiver } from '../demo/notify-receiver.js';
@@ -50,6 +49,8 @@ export const demoCommand: Command = {
     const shown = (name: string) => relative(process.cwd(), join(outDir, name)) || '.';
     const save = (name: string, value: unknown) => writeFile(join(outDir, name), `${stringifyExact(value, 2)}\n`);
     await mkdir(outDir, { recursive: true });
+    // Loaded on demand: the server stack is not needed by the gateway commands.
+    const { startEmulator } = await import('@mediagw/emulator');
 
     const emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
     const receiver = await startReceiver();

@@ -1,5 +1,5 @@
 /** `mediagw emulator`: a local stand-in for the gateway until SIGINT/SIGTERM. */
-import { type EmulatorOptions, formatEmulatorBanner, parseFaultHeader, startEmulator } from '@mediagw/emulator';
+import type { EmulatorOptions } from '@mediagw/emulator';
 import { type OptionSpecs, parseNumber, UsageError, type Values } from '../args.js';
 import { type Command, commonOptions } from '../command.js';
 import { readRoutes, routeOptions } from '../connection.js';
@@ -24,7 +24,8 @@ const number = (values: Values, name: string) =>
     : undefined;
 
 /** Flags -> emulator options; route settings take the same flags and variables as the client. */
-export function emulatorOptions(values: Values, env: NodeJS.ProcessEnv): EmulatorOptions {
+export async function emulatorOptions(values: Values, env: NodeJS.ProcessEnv): Promise<EmulatorOptions> {
+  const { parseFaultHeader } = await import('@mediagw/emulator');
   let fault: EmulatorOptions['fault'];
   if (typeof values.fault === 'string') {
     try {
@@ -65,7 +66,9 @@ export const emulatorCommand: Command = {
     'mediagw emulator --port 8787 --fault "status=503; times=1"',
   ],
   async run(values, context) {
-    const options = emulatorOptions(values, context.io.env);
+    // Loaded on demand: the server stack is not needed by the gateway commands.
+    const { formatEmulatorBanner, startEmulator } = await import('@mediagw/emulator');
+    const options = await emulatorOptions(values, context.io.env);
     let emulator: Awaited<ReturnType<typeof startEmulator>>;
     try {
       emulator = await startEmulator(options);

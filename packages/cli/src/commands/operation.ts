@@ -44,7 +44,7 @@ export async function runOperation(
     onUploadProgress: progress.onUploadProgress,
     onRetry: ({ attempt, delayMs, reason }) => {
       progress.done();
-      context.out.err(`mediagw: ${reason}; retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s`);
+      context.out.err(`mediagw: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt})`);
     },
   };
   let result: Report;

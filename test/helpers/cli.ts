@@ -1,0 +1,123 @@
+/**
+ * Runs the built `mediagw` as a user's shell would: a subprocess on this Node (24), a clean
+ * environment, stdout and stderr captured. Every capture is kept so a suite can scan them all for
+ * the key at the end.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+
+export const CLI = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+export const SENTINEL = 'sk-SENTINEL-cli-e2e-5d2c9b';
+
+const captured: string[] = [];
+/** Everything any run printed so far (this test file). */
+export const allOutput = () => captured.join('\n');
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first`);
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      captured.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A long-running command (the emulator): its first stdout line, then a way to stop it. */
+export async function startCli(args: readonly string[], env: Record<string, string> = {}) {
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before printing: ${stderr}`)));
+  });
+  const exited = new Promise<Run>((resolve) => {
+    child.on('close', (code) => {
+      captured.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  return {
+    firstLine,
+    stop: (signal: NodeJS.Signals) => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** A real PNG, drawn with pngjs. */
+export function png(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const image = new PNG({ width, height });
+  for (let i = 0; i < width * height; i++) image.data.set([...rgb, 255], i * 4);
+  return PNG.sync.write(image);
+}
+
+/** A temp folder holding two real PNGs and one file that is not an image. */
+export async function sampleFiles() {
+  const dir = await mkdtemp(join(tmpdir(), 'mediagw-cli-'));
+  const files = { dir, red: join(dir, 'red.png'), blue: join(dir, 'blue.png'), text: join(dir, 'notes.txt') };
+  await writeFile(files.red, png(24, 16, [220, 40, 40]));
+  await writeFile(files.blue, png(24, 16, [40, 60, 220]));
+  await writeFile(files.text, 'not an image\n');
+  return files;
+}
+
+/** A loopback server recording JSON POSTs: a notifyHook receiver. */
+export async function hookServer() {
+  const bodies: unknown[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    bodies,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
