@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Emulator, type EmulatorOptions, startEmulator } from '@mediagw/emulator';
 import type {
   ICredentialDataDecryptedObject,
   ICredentialType,
@@ -26,9 +27,12 @@ import type {
   IWorkflowExecuteAdditionalData,
   Workflow as WorkflowType,
 } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 // Instance settings write an encryption key under the user folder: keep it out of $HOME.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mediagw-n8n-user-'));
+// n8n's logger would print every node error; the tests read errors from the run data instead.
+process.env.N8N_LOG_LEVEL ??= 'silent';
 
 // CommonJS, as n8n loads them: the same module instances the bundled node `require`s (the ESM
 // builds of these dual packages would be second copies with their own classes and DI container).
@@ -326,3 +330,29 @@ export async function binaryBytes(item: INodeExecutionData, property: string): P
 }
 
 export { core, workflowLib };
+
+export interface EmulatorSetup {
+  emu: Emulator;
+  engine: Engine;
+}
+
+/**
+ * Starts an emulator and loads the package once for a test file; before each test the records
+ * are cleared, the fault removed and credential `gw` points at the emulator with `apiKey`.
+ */
+export function useEmulator(apiKey: string, options: EmulatorOptions = {}): EmulatorSetup {
+  const setup = {} as EmulatorSetup;
+  beforeAll(async () => {
+    setup.emu = await startEmulator({ port: 0, apiKey, ...options });
+    setup.engine = new Engine(await loadPackage());
+  });
+  afterAll(async () => {
+    await setup.emu?.close();
+  });
+  beforeEach(() => {
+    setup.emu.setFault(undefined);
+    setup.emu.reset();
+    setup.engine.credentials.set('gw', { baseUrl: setup.emu.url, apiKey });
+  });
+  return setup;
+}

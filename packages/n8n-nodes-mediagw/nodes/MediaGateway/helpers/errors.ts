@@ -52,7 +52,13 @@ export function toNodeError(
 		return new NodeApiError(node, details(error, secrets), {
 			itemIndex,
 			message: scrub(error.message, secrets),
-			description: [gatewayMessage && `Gateway said: ${scrub(gatewayMessage, secrets)}`, error.hint, requestId && `Request id: ${requestId}`]
+			// n8n may replace the message of a connection error with its own wording: keep ours here.
+			description: [
+				error instanceof ConnectionError && `${scrub(error.message, secrets)}.`,
+				gatewayMessage && `Gateway said: ${scrub(gatewayMessage, secrets)}`,
+				error.hint,
+				requestId && `Request id: ${requestId}`,
+			]
 				.filter(Boolean)
 				.join(' '),
 			...(status === undefined ? {} : { httpCode: String(status) }),

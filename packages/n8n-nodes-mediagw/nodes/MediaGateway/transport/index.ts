@@ -75,15 +75,19 @@ function toRaw(response: IN8nHttpFullResponse): RawResponse {
 	};
 }
 
-/** Why the request never got an answer, without any request detail (headers hold the key). */
-function unreachable(request: RequestDescription, error: unknown): ConnectionError {
+/** Failures where the request cannot have reached the gateway. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Why there is no complete answer, without any request detail (its headers hold the key). */
+function noAnswer(request: RequestDescription, error: unknown): ConnectionError {
 	const found = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
 	const code = [found?.code, found?.cause?.code].find((c): c is string => typeof c === 'string');
 	const host = new URL(request.url).host;
-	return new ConnectionError(`${request.operation}: could not reach the gateway at ${host}${code ? ` (${code})` : ''}`, {
-		operation: request.operation,
-		code,
-	});
+	const message =
+		code !== undefined && NOT_SENT.has(code)
+			? `${request.operation}: could not reach the gateway at ${host} (${code})`
+			: `${request.operation}: the answer from the gateway at ${host} broke off${code ? ` (${code})` : ''}; the task may exist, check before submitting again`;
+	return new ConnectionError(message, { operation: request.operation, code });
 }
 
 export async function sendRequest(
@@ -100,7 +104,7 @@ export async function sendRequest(
 				toOptions(request),
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			throw unreachable(request, error);
+			throw noAnswer(request, error);
 		}
 		const raw = toRaw(response);
 		if (!RETRYABLE_STATUSES.has(raw.status)) return raw;

@@ -1,0 +1,131 @@
+// The trigger's webhook() in n8n's own WebhookContext, behind a real HTTP server that hands it
+// the request the way n8n's webhook server does (JSON bodies parsed, query parsed). A call that
+// the trigger accepts is recorded as the workflow run it would start.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Emulator, startEmulator } from '@mediagw/emulator';
+import type { IDataObject, INodeExecutionData, INodeType, IWebhookData } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  core,
+  Engine,
+  loadPackage,
+  outcomeOf,
+  readWorkflow,
+  TRIGGER_TYPE,
+  type WorkflowFixture,
+  withParameters,
+} from './harness.mts';
+
+const KEY = 'sk-SENTINEL-n8n-trigger-63aa';
+const TRIGGER = 'Media Gateway Trigger';
+const TOKEN = 'tok-123';
+
+let engine: Engine;
+let server: Server;
+let hookUrl = '';
+let fixture: WorkflowFixture = readWorkflow('trigger.json');
+/** Items of the runs the trigger started. */
+const started: INodeExecutionData[][] = [];
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return /json/i.test(String(req.headers['content-type'])) ? JSON.parse(text) : text;
+}
+
+beforeAll(async () => {
+  engine = new Engine(await loadPackage());
+  server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    Object.assign(req, { body: await readBody(req), query: Object.fromEntries(url.searchParams) });
+    const { workflow, data } = engine.workflow(fixture);
+    const node = workflow.getNode(TRIGGER)!;
+    const additionalData = { ...engine.additionalData(data, 'exec-webhook'), httpRequest: req, httpResponse: res };
+    const webhookData = {
+      httpMethod: 'POST',
+      node: TRIGGER,
+      path: 'mediagw',
+      webhookDescription: { name: 'default', httpMethod: 'POST', path: 'mediagw' },
+      workflowId: data.id,
+      workflowExecuteAdditionalData: additionalData,
+    } as unknown as IWebhookData;
+    const context = new core.WebhookContext(workflow, node, additionalData as never, 'webhook', webhookData, [], null);
+    const type = engine.loaded.nodeTypes.getByName(TRIGGER_TYPE) as INodeType;
+    const result = await type.webhook!.call(context);
+    if (result.workflowData) started.push(result.workflowData[0]!);
+    if (!result.noWebhookResponse) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Workflow was started' }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/mediagw`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
+beforeEach(() => {
+  started.length = 0;
+  fixture = readWorkflow('trigger.json');
+});
+
+const post = (query: string, body: string, contentType = 'application/json') =>
+  fetch(`${hookUrl}${query}`, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+describe('Media Gateway Trigger', () => {
+  it('accepts a JSON call carrying the token and emits its body', async () => {
+    const response = await post(`?token=${TOKEN}`, JSON.stringify({ id: '42', status: 'SUCCESS' }));
+    expect(response.status).toBe(200);
+    expect(started).toEqual([[{ json: { id: '42', status: 'SUCCESS' } }]]);
+  });
+
+  it.each([
+    ['a wrong token', '?token=tok-124'],
+    ['no token', ''],
+  ])('refuses %s with 401 and starts nothing', async (_, query) => {
+    const response = await post(query, JSON.stringify({ id: '42' }));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ code: 401, message: 'Wrong or missing token' });
+    expect(started).toEqual([]);
+  });
+
+  it('refuses a body that is not JSON with 400 and starts nothing', async () => {
+    const response = await post(`?token=${TOKEN}`, 'id=42', 'text/plain');
+    expect(response.status).toBe(400);
+    expect(started).toEqual([]);
+  });
+
+  it('accepts calls without a token when none is set', async () => {
+    fixture = withParameters(fixture, TRIGGER, { token: '' });
+    const response = await post('', JSON.stringify([{ id: '1' }]));
+    expect(response.status).toBe(200);
+    expect(started).toEqual([[{ json: { body: [{ id: '1' }] } }]]);
+  });
+
+  describe('with the emulator', () => {
+    let emu: Emulator;
+    beforeAll(async () => {
+      emu = await startEmulator({ port: 0, apiKey: KEY, notifyRetries: 0 });
+    });
+    afterAll(async () => {
+      await emu?.close();
+    });
+
+    it('receives the notification of a Blend whose Notify Hook is the trigger URL', async () => {
+      engine.credentials.set('gw', { baseUrl: emu.url, apiKey: KEY });
+      const blend = withParameters(readWorkflow('blend.json'), 'Media Gateway', {
+        options: { notifyHook: `${hookUrl}?token=${TOKEN}`, state: 'order-17' },
+      });
+      const { items, error } = outcomeOf(await engine.run(blend), 'Media Gateway');
+      expect(error).toBeUndefined();
+      await emu.settled();
+      expect(emu.notifications.map((n) => n.status)).toEqual([200]);
+      expect(started).toHaveLength(1);
+      const body = started[0]?.[0]?.json as IDataObject;
+      expect(body).toMatchObject({ id: items[0]?.json.taskId, action: 'BLEND', status: 'SUCCESS', state: 'order-17' });
+      expect(body.imageUrl).toMatch(new RegExp(`^${emu.url}/files/`));
+    });
+  });
+});
