@@ -23,6 +23,8 @@ export interface Command {
   description: string;
   sections: OptionSection[];
   examples: string[];
+  /** Whether it calls the gateway (its input errors then say that nothing was sent). */
+  callsGateway: boolean;
   run(values: Values, context: Context): Promise<number>;
 }
 

@@ -105,7 +105,10 @@ export function readConnection(values: Values, env: NodeJS.ProcessEnv): Connecti
       baseUrl,
       apiKey,
       ...routes,
-      ...(timeoutMs === undefined ? {} : { timeouts: { totalMs: timeoutMs } }),
+      // A long --timeout also lifts the wait for the answer's headers (text-to-video answers when done).
+      ...(timeoutMs === undefined
+        ? {}
+        : { timeouts: { totalMs: timeoutMs, headersMs: Math.max(DEFAULT_TIMEOUTS.headersMs, timeoutMs) } }),
       ...(retries === undefined
         ? {}
         : { retry: { retries: parseNumber(retries, label('retries'), { integer: true, min: 0 }) } }),

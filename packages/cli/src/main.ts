@@ -85,7 +85,7 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
   try {
     values = parseOptions(rest, allOptions(command), `mediagw ${command.name}`);
   } catch (error) {
-    return out.fail(error, { command: command.name, debug: rest.includes('--debug') });
+    return out.fail(error, { command, debug: rest.includes('--debug') });
   }
   if (values.help === true) {
     out.out(commandHelp(command));
@@ -95,6 +95,6 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
   try {
     return await command.run(values, { io: streams, out, debug });
   } catch (error) {
-    return out.fail(error, { command: command.name, debug });
+    return out.fail(error, { command, debug });
   }
 }

@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '@mediagw/core';
 import { kebabCase, UsageError } from './args.js';
+import type { Command } from './command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
 export interface Stream {
@@ -66,7 +67,7 @@ export class Output {
   }
 
   /** Reports an error in one or two plain lines (stack only with --debug) and returns the exit code. */
-  fail(error: unknown, options: { debug?: boolean; command?: string } = {}): number {
+  fail(error: unknown, options: { debug?: boolean; command?: Command } = {}): number {
     const code = exitCodeFor(error);
     const [message, hint] = describeError(error, options.command);
     this.err(`mediagw: ${message}`);
@@ -88,15 +89,17 @@ export function flagOf(field: string): string {
     return indexed ? `--image #${Number(indexed[2]) + 1}` : '--image';
   }
   if (field === '(input)') return field;
-  return `--${kebabCase(field)}`;
+  // Nested option names (`routes.video-vendor` from the emulator) are flags by their last part.
+  return `--${kebabCase(field.split('.').pop() ?? field)}`;
 }
 
-function describeError(error: unknown, command?: string): [string, string | undefined] {
-  const see = command ? `See: mediagw ${command} --help` : 'See: mediagw --help';
-  if (error instanceof UsageError) return [error.message, error.hint ?? see];
+function describeError(error: unknown, command?: Command): [string, string | undefined] {
+  const see = command ? `See: mediagw ${command.name} --help` : 'See: mediagw --help';
+  const nothingSent = command?.callsGateway ? 'Nothing was sent. ' : '';
+  if (error instanceof UsageError) return [error.message, error.hint ?? `${nothingSent}${see}`];
   if (error instanceof ValidationError) {
     const issues = error.issues.map((i) => `${flagOf(i.field)}: ${i.message}`).join('; ');
-    return [issues, `Nothing was sent. ${see}`];
+    return [issues, `${nothingSent}${see}`];
   }
   if (error instanceof GatewayError) {
     const id = error.requestId ? ` (request id ${error.requestId})` : '';

@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/args.js';
 import { allOptions } from '../src/command.js';
+import { textToVideoCommand } from '../src/commands/text-to-video.js';
 import { EXIT, exitCodeFor } from '../src/exit-codes.js';
 import { COMMANDS, main } from '../src/main.js';
 import { flagOf, type Io, Output } from '../src/output.js';
@@ -48,6 +49,7 @@ describe('messages', () => {
     expect(flagOf('input_image')).toBe('--image');
     expect(flagOf('base64Array[1]')).toBe('--image #2');
     expect(flagOf('base-url')).toBe('--base-url');
+    expect(flagOf('routes.video-vendor')).toBe('--video-vendor');
   });
 
   it('scrub the key from everything printed, stack traces included', () => {
@@ -63,7 +65,7 @@ describe('messages', () => {
   it('print a validation error as flags plus a hint, in two lines, no stack', () => {
     const c = capture();
     new Output(c.io).fail(new ValidationError([{ field: 'guidance_scale', message: '11 is not allowed' }]), {
-      command: 'text-to-video',
+      command: textToVideoCommand,
     });
     expect(c.stderr).toEqual([
       'mediagw: --guidance-scale: 11 is not allowed\n',

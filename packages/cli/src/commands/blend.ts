@@ -27,6 +27,7 @@ export const blendCommand: Command = {
     'mediagw blend --image a.png --image b.jpg',
     'mediagw blend --image a.png --image b.png --notify-hook https://example.com/hook --state order-42 --json',
   ],
+  callsGateway: true,
   async run(values, context) {
     const images = (values.image as string[] | undefined) ?? [];
     const input = readFields(fields, values);

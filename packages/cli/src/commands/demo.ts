@@ -44,6 +44,7 @@ export const demoCommand: Command = {
     'with the JSON answers. Needs no key and no network.',
   sections: [{ title: 'Options', options: { ...demoOptions, ...commonOptions } }],
   examples: ['mediagw demo', 'mediagw demo --out /tmp/mediagw-demo'],
+  callsGateway: false,
   async run(values, context) {
     const outDir = resolve(typeof values.out === 'string' ? values.out : 'demo-output');
     const shown = (name: string) => relative(process.cwd(), join(outDir, name)) || '.';

@@ -65,6 +65,7 @@ export const emulatorCommand: Command = {
     'mediagw emulator --port 8787 --api-key test-key --forbidden-key revoked-key',
     'mediagw emulator --port 8787 --fault "status=503; times=1"',
   ],
+  callsGateway: false,
   async run(values, context) {
     // Loaded on demand: the server stack is not needed by the gateway commands.
     const { formatEmulatorBanner, startEmulator } = await import('@mediagw/emulator');

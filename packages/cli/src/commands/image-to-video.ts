@@ -25,6 +25,7 @@ export const imageToVideoCommand: Command = {
     'mediagw image-to-video --image cat.png --prompt "the cat turns its head and blinks" --aspect-ratio 1:1',
     'mediagw image-to-video --image cat.png --cfg 0.5 --json | jq -r .taskId',
   ],
+  callsGateway: true,
   async run(values, context) {
     const images = (values.image as string[] | undefined) ?? [];
     if (images.length > 1) throw new UsageError(`--image: image-to-video takes one image, got ${images.length}`);

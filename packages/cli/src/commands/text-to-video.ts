@@ -53,6 +53,7 @@ export const textToVideoCommand: Command = {
     'mediagw text-to-video --prompt "a lighthouse on a cliff at dawn, waves crashing, slow aerial shot" --output lighthouse.mp4',
     'mediagw text-to-video --prompt "..." --num-inference-steps 30 --guidance-scale 7 --seed 196619188014358660 --json',
   ],
+  callsGateway: true,
   async run(values, context) {
     const input = readFields(fields, values);
     const model = typeof values.model === 'string' ? values.model : undefined;
