@@ -149,8 +149,13 @@ describe.concurrent('faults', () => {
     },
   );
 
-  it('429 once, then success: retried after Retry-After, said on stderr, exit 0', async () => {
-    const run = await withFault({ status: 429, retryAfter: '0', times: 1 }, 'text-to-video', ['--json']);
+  it('429 once, then success: retried after Retry-After, exit 0; --debug says so on stderr', async () => {
+    const [plain, debug] = await Promise.all([
+      withFault({ status: 429, retryAfter: '0', times: 1 }, 'text-to-video', ['--json']),
+      withFault({ status: 429, retryAfter: '0', times: 1 }, 'text-to-video', ['--json', '--debug']),
+    ]);
+    expect(plain).toMatchObject({ code: 0, stderr: '', sent: 2 });
+    const run = debug;
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/HTTP 429.*; retrying in \d+\.\d s \(retry 1\)/);
     expect(JSON.parse(run.stdout).status).toBe('COMPLETED');

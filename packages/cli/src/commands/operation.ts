@@ -28,7 +28,7 @@ export interface Report {
 
 /**
  * Runs one gateway call: a client from the connection flags (always closed), call options with the
- * total timeout, retry notices and upload progress on a terminal; then prints the result.
+ * total timeout, and retry notices and upload progress on a terminal; then prints the result.
  */
 export async function runOperation(
   values: Values,
@@ -42,7 +42,9 @@ export async function runOperation(
   const options: CallOptions = {
     timeoutMs: connection.timeoutMs,
     onUploadProgress: progress.onUploadProgress,
+    // Retry notices are for people (a terminal, or --debug): a pipeline's stderr holds only the error.
     onRetry: ({ attempt, delayMs, reason }) => {
+      if (!(context.debug || context.out.stderrIsTerminal)) return;
       progress.done();
       context.out.err(`mediagw: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt})`);
     },
