@@ -334,7 +334,7 @@ describe.concurrent('exit 2: invalid input, nothing sent', () => {
     [
       'two images for image-to-video',
       () => ['image-to-video', '--image', files.red, '--image', files.blue],
-      /takes one image, got 2/,
+      /--image is given 2 times; it takes one value/,
     ],
     [
       'a file that is not an image',

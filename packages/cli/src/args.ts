@@ -79,8 +79,24 @@ export function parseOptions(argv: readonly string[], specs: OptionSpecs, helpCo
     ]),
   );
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Values;
+    const { values, tokens } = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: false,
+      tokens: true,
+    });
+    // parseArgs keeps the last of a repeated flag silently; a second --prompt is more likely a mistake.
+    const seen = new Map<string, number>();
+    for (const token of tokens) if (token.kind === 'option') seen.set(token.name, (seen.get(token.name) ?? 0) + 1);
+    for (const [name, count] of seen) {
+      if (count > 1 && !specs[name]?.multiple && specs[name]?.type === 'string') {
+        throw new UsageError(`--${name} is given ${count} times; it takes one value`, `See: ${helpCommand} --help`);
+      }
+    }
+    return values as Values;
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
     const see = `See: ${helpCommand} --help`;

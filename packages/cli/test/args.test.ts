@@ -48,6 +48,7 @@ describe('parseOptions', () => {
     expect(fail(['--promt', 'x'])).toBe('unknown option --promt (did you mean --prompt?)');
     expect(fail(['stray'])).toMatch(/^unexpected argument "stray"/);
     expect(fail(['--prompt'])).toMatch(/--prompt/);
+    expect(fail(['--prompt', 'a', '--prompt', 'b'])).toBe('--prompt is given 2 times; it takes one value');
   });
 });
 

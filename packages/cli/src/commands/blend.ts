@@ -18,7 +18,7 @@ export const blendCommand: Command = {
   sections: [
     {
       title: 'Operation',
-      options: { ...imageOption('an image to blend; repeat for each image'), ...fieldOptions(fields) },
+      options: { ...imageOption('an image to blend; repeat for each image', true), ...fieldOptions(fields) },
     },
     { title: 'Connection (flag or environment variable)', options: connectionOptions },
     { title: 'Output', options: { ...resultOptions, ...commonOptions } },

@@ -1,6 +1,5 @@
 /** `mediagw image-to-video`: uploads one image (multipart) and prints the created task. */
 import { type ImageInput, imageToVideo, imageToVideoFieldsSchema } from '@mediagw/core';
-import { UsageError } from '../args.js';
 import { type Command, commonOptions } from '../command.js';
 import { connectionOptions } from '../connection.js';
 import { fieldFlags, fieldOptions, readFields } from '../fields.js';
@@ -17,7 +16,10 @@ export const imageToVideoCommand: Command = {
     'Uploads the image with the prompt and settings, and prints the task the gateway created ' +
     `(status ${imageToVideo.TASK_CREATED} = just created). The video itself is produced later by the gateway.`,
   sections: [
-    { title: 'Operation', options: { ...imageOption('the source image (PNG, JPEG, ...)'), ...fieldOptions(fields) } },
+    {
+      title: 'Operation',
+      options: { ...imageOption('the source image (PNG, JPEG, ...)', false), ...fieldOptions(fields) },
+    },
     { title: 'Connection (flag or environment variable)', options: connectionOptions },
     { title: 'Output', options: { ...resultOptions, ...commonOptions } },
   ],
@@ -27,11 +29,9 @@ export const imageToVideoCommand: Command = {
   ],
   callsGateway: true,
   async run(values, context) {
-    const images = (values.image as string[] | undefined) ?? [];
-    if (images.length > 1) throw new UsageError(`--image: image-to-video takes one image, got ${images.length}`);
     const input = readFields(fields, values);
     return runOperation(values, context, this.name, async (client, options) => {
-      const result = await client.imageToVideo({ ...input, input_image: images[0] as ImageInput }, options);
+      const result = await client.imageToVideo({ ...input, input_image: values.image as ImageInput }, options);
       return { json: imageToVideoJson(result), summary: imageToVideoSummary(result), warnings: result.warnings };
     });
   },

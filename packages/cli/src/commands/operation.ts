@@ -12,8 +12,8 @@ export const resultOptions: OptionSpecs = {
   },
 };
 
-export const imageOption = (help: string): OptionSpecs => ({
-  image: { type: 'string', multiple: true, value: 'PATH', help },
+export const imageOption = (help: string, multiple: boolean): OptionSpecs => ({
+  image: { type: 'string', multiple, value: 'PATH', help },
 });
 
 export interface Report {
