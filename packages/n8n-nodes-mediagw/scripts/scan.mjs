@@ -18,7 +18,7 @@ const work = await mkdtemp(join(tmpdir(), 'n8n-nodes-mediagw-scan-'));
 try {
   const staged = join(work, 'staged');
   await mkdir(staged);
-  await copyFile(join(root, 'package.json'), join(staged, 'package.json'));
+  for (const file of ['package.json', 'README.md', 'LICENSE']) await copyFile(join(root, file), join(staged, file));
   await buildPackage(join(staged, 'dist'));
   const [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
