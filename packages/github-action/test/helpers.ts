@@ -131,7 +131,7 @@ export interface Annotation {
   message: string;
 }
 
-const unescape = (text: string) =>
+const unescapeCommand = (text: string) =>
   text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 
 /** `::error title=...::message` workflow commands, decoded. */
@@ -139,7 +139,11 @@ export function annotations(run: ActionRun): Annotation[] {
   const found: Annotation[] = [];
   for (const [, level, props, message] of run.stdout.matchAll(/^::(error|warning|notice)(?: ([^:]*))?::(.*)$/gm)) {
     const title = /(?:^|,)title=([^,]*)/.exec(props ?? '')?.[1];
-    found.push({ level: level as string, title: title && unescape(title), message: unescape(message as string) });
+    found.push({
+      level: level as string,
+      title: title && unescapeCommand(title),
+      message: unescapeCommand(message as string),
+    });
   }
   return found;
 }
