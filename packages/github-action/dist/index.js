@@ -72391,15 +72391,19 @@ function safeView(request2) {
     type: body.type,
     parts: body.parts.map((p) => "value" in p ? p : { name: p.name, filename: p.filename, contentType: p.contentType, size: p.image.size })
   } : body.type === "json" ? body : { type: body.type, contentType: body.contentType, length: segmentsLength(body.segments) };
-  return { ...request2, headers: redactHeaders(request2.headers), body: bodyView };
+  const { operation, method, url: url2, auth, warnings } = request2;
+  return { operation, method, url: url2, headers: redactHeaders(request2.headers), auth, body: bodyView, warnings };
 }
+var DescribedRequest = class {
+  toJSON() {
+    return safeView(this);
+  }
+  [INSPECT2](_depth, options, inspect) {
+    return `RequestDescription ${inspect(safeView(this), options)}`;
+  }
+};
 function describeRequest(request2) {
-  Object.defineProperty(request2, "toJSON", { value: () => safeView(request2), enumerable: false });
-  Object.defineProperty(request2, INSPECT2, {
-    value: (_depth, options, inspect) => `RequestDescription ${inspect(safeView(request2), options)}`,
-    enumerable: false
-  });
-  return Object.freeze(request2);
+  return Object.freeze(Object.assign(new DescribedRequest(), request2));
 }
 var encoder = new TextEncoder();
 function segmentLength(segment) {
@@ -72509,11 +72513,10 @@ function toFieldIssues(error63, allowedKeys) {
 }
 function validate2(schema, input3, operation, extra = []) {
   const result = schema.safeParse(input3);
+  if (result.success && extra.length === 0)
+    return result.data;
   const keys = "shape" in schema ? Object.keys(schema.shape) : void 0;
-  const issues = result.success ? extra : [...toFieldIssues(result.error, keys), ...extra];
-  if (issues.length > 0 || !result.success)
-    throw new ValidationError(issues, operation);
-  return result.data;
+  throw new ValidationError(result.success ? extra : [...toFieldIssues(result.error, keys), ...extra], operation);
 }
 
 // ../core/dist/response.js
@@ -72656,26 +72659,27 @@ function show(value) {
     return String(value);
   return value === null ? "null" : `a value of type ${Array.isArray(value) ? "array" : typeof value}`;
 }
-var exactInteger = (what) => external_exports.union([external_exports.number(), external_exports.bigint(), external_exports.string()], { error: `must be ${what}` }).transform((value, ctx) => {
-  if (typeof value === "bigint")
-    return value.toString();
-  if (typeof value === "number") {
-    if (Number.isSafeInteger(value))
-      return String(value);
-    ctx.addIssue({
-      code: "custom",
-      message: Number.isInteger(value) ? `must be ${what}; ${value} is beyond 2^53, give it as a string to keep every digit` : `must be ${what}, got ${value}`
-    });
+var exactInteger = (what) => (
+  // One transform instead of a union: unions try each branch and are the slow path of zod.
+  external_exports.unknown().transform((value, ctx) => {
+    if (typeof value === "number") {
+      if (Number.isSafeInteger(value))
+        return String(value);
+      ctx.addIssue({
+        code: "custom",
+        message: Number.isInteger(value) ? `must be ${what}; ${value} is beyond 2^53, give it as a string to keep every digit` : `must be ${what}, got ${value}`
+      });
+      return external_exports.NEVER;
+    }
+    if (typeof value === "bigint")
+      return value.toString();
+    if (typeof value === "string" && /^\s*-?\d+\s*$/.test(value))
+      return BigInt(value.trim()).toString();
+    ctx.addIssue({ code: "custom", message: `must be ${what}, got ${show(value)}` });
     return external_exports.NEVER;
-  }
-  const digits = value.trim();
-  if (!/^-?\d+$/.test(digits)) {
-    ctx.addIssue({ code: "custom", message: `must be ${what}, got "${value}"` });
-    return external_exports.NEVER;
-  }
-  return BigInt(digits).toString();
-});
-var wireInteger = external_exports.union([external_exports.number().int(), external_exports.string().regex(/^-?\d+$/)]);
+  })
+);
+var wireInteger = external_exports.custom((value) => typeof value === "number" && Number.isInteger(value) || typeof value === "string" && /^-?\d+$/.test(value), { error: "must be an integer" });
 var absoluteHttpUrl = () => external_exports.string({ error: `must be an absolute http(s) URL` }).refine((value) => {
   try {
     const url2 = new URL(value);
@@ -73365,37 +73369,52 @@ var UndiciTransport = class {
       headersTimeout: this.#timeouts.headersMs,
       bodyTimeout: this.#timeouts.bodyMs
     });
-    const chunks = [];
-    let size = 0;
-    try {
-      for await (const chunk of response.body) {
-        size += chunk.length;
-        if (size > this.#maxResponseBytes) {
-          response.body.destroy();
-          throw new InvalidResponseError({
-            operation: request2.operation,
-            status: response.statusCode,
-            problems: [`the body is larger than the ${this.#maxResponseBytes}-byte limit`]
-          });
-        }
-        chunks.push(chunk);
-      }
-    } catch (error63) {
-      if (error63 instanceof MediaGatewayError || signal.aborted || isTimeout(error63))
-        throw error63;
-      throw new InvalidResponseError({
-        operation: request2.operation,
-        status: response.statusCode,
-        problems: [`the body is cut short (connection closed after ${size} bytes)`],
-        cause: error63
-      });
-    }
-    const raw = { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+    const answer = await this.#readBody(response, request2.operation, signal);
+    const raw = { status: response.statusCode, headers: response.headers, body: answer };
     if (RETRYABLE_STATUSES.has(raw.status)) {
       const error63 = httpError(raw, { operation: request2.operation, secrets: this.#secrets });
       throw new Retryable(error63, parseRetryAfter(header(raw.headers, "retry-after")));
     }
     return raw;
+  }
+  /** The whole answer, within the size cap; a break-off mid-body is an unreadable answer. */
+  async #readBody(response, operation, signal) {
+    const tooLarge = () => new InvalidResponseError({
+      operation,
+      status: response.statusCode,
+      problems: [`the body is larger than the ${this.#maxResponseBytes}-byte limit`]
+    });
+    const declared = Number(response.headers["content-length"]);
+    let size = 0;
+    try {
+      if (Number.isSafeInteger(declared)) {
+        if (declared > this.#maxResponseBytes) {
+          response.body.destroy();
+          throw tooLarge();
+        }
+        return await response.body.bytes();
+      }
+      const chunks = [];
+      for await (const chunk of response.body) {
+        size += chunk.length;
+        if (size > this.#maxResponseBytes) {
+          response.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(chunk);
+      }
+      return Buffer.concat(chunks);
+    } catch (error63) {
+      if (error63 instanceof MediaGatewayError || signal.aborted || isTimeout(error63))
+        throw error63;
+      const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
+      throw new InvalidResponseError({
+        operation,
+        status: response.statusCode,
+        problems: [`the body is cut short (connection closed; ${received})`],
+        cause: error63
+      });
+    }
   }
   #mapError(error63, operation, signal, deadline, userSignal, totalMs) {
     if (error63 instanceof Retryable || error63 instanceof MediaGatewayError)
