@@ -3,7 +3,7 @@
  * data URIs in, a task id out. Auth is the secret header with the bare key.
  * The body is described as segments so that large images stream as base64 with a known length.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { joinUrl, type ResolvedConfig } from '../config.js';
 import { type FieldIssue, RefusedError } from '../errors.js';
 import {

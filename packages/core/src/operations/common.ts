@@ -1,5 +1,5 @@
 /** Schema pieces the operations share. */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 
 /** A value as an error message may quote it; never throws (hostile toString, cycles, bigints). */
 export function show(value: unknown): string {

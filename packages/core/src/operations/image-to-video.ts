@@ -2,7 +2,7 @@
  * Image-to-video, 1.6 standard, 10 s (spec 2.1, 2.2, 4.1):
  * POST {base}/{video_vendor}/m2v_16_img2video_10s, multipart in, a created task out. Bearer auth.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { joinUrl, type ResolvedConfig } from '../config.js';
 import { type FieldIssue, RefusedError } from '../errors.js';
 import { checkImage, type ImageSource } from '../image.js';

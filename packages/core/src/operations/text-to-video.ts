@@ -2,7 +2,7 @@
  * Text-to-video (spec 2.3, 2.4, 4.2): POST {base}/{service_prefix}/submit/{text_video_model},
  * JSON in, a finished video reference out. Bearer auth.
  */
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 import { checkSegment, joinUrl, type ResolvedConfig } from '../config.js';
 import { RefusedError } from '../errors.js';
 import { rawInteger } from '../json.js';
