@@ -137,11 +137,14 @@ export async function loadPackage(): Promise<LoadedPackage> {
 
 /** Credentials by id, decrypted; the generic or function `authenticate` of the credential type. */
 class MemoryCredentialsHelper extends workflowLib.ICredentialsHelper {
-  constructor(
-    private readonly types: Record<string, ICredentialType>,
-    private readonly store: Map<string, ICredentialDataDecryptedObject>,
-  ) {
+  private readonly types: Record<string, ICredentialType>;
+  private readonly store: Map<string, ICredentialDataDecryptedObject>;
+
+  // Plain fields, not parameter properties: Node's type stripping (the bench imports this file) needs erasable syntax.
+  constructor(types: Record<string, ICredentialType>, store: Map<string, ICredentialDataDecryptedObject>) {
     super();
+    this.types = types;
+    this.store = store;
   }
 
   getParentTypes(name: string): string[] {
@@ -248,7 +251,11 @@ export class Engine {
   readonly credentials = new Map<string, ICredentialDataDecryptedObject>();
   private runs = 0;
 
-  constructor(readonly loaded: LoadedPackage) {}
+  readonly loaded: LoadedPackage;
+
+  constructor(loaded: LoadedPackage) {
+    this.loaded = loaded;
+  }
 
   additionalData(workflowData: IWorkflowBase, executionId: string): IWorkflowExecuteAdditionalData {
     return {
