@@ -137,17 +137,21 @@ describe.concurrent('faults', () => {
       code: 4,
       message: /timed out/,
     },
-  ] satisfies { name: string; fault: Fault; operation: Operation; extra: string[]; code: number; message: RegExp }[])(
-    '$name: exit $code',
-    async ({ fault, operation, extra, code, message }) => {
-      const run = await withFault(fault, operation, extra);
-      expect(run.code, run.stderr).toBe(code);
-      expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(message);
-      expect(run.stderr.trimEnd().split('\n').length).toBeLessThanOrEqual(2);
-      expect(run.sent).toBe(1);
-    },
-  );
+  ] satisfies {
+    name: string;
+    fault: Fault;
+    operation: Operation;
+    extra: string[];
+    code: number;
+    message: RegExp;
+  }[])('$name: exit $code', async ({ fault, operation, extra, code, message }) => {
+    const run = await withFault(fault, operation, extra);
+    expect(run.code, run.stderr).toBe(code);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trimEnd().split('\n').length).toBeLessThanOrEqual(2);
+    expect(run.sent).toBe(1);
+  });
 
   it('429 once, then success: retried after Retry-After, exit 0; --debug says so on stderr', async () => {
     const [plain, debug] = await Promise.all([

@@ -114,74 +114,83 @@ function coreCall(url: string, operation: Operation, timeoutSeconds: number) {
 const cases = OPERATIONS.flatMap((operation) => CELLS.map((cell) => ({ operation, ...cell })));
 
 describe.concurrent('core client', () => {
-  it.each(cases)(
-    '$operation x $name',
-    async ({ operation, fault, outcome, sent, timeoutSeconds = DEFAULT_TIMEOUT_S }) => {
-      const { result, ms, emulator } = await withEmulator(fault, (url) => coreCall(url, operation, timeoutSeconds));
-      expect(result.outcome).toBe(outcome);
-      expect(emulator.count(operation)).toBe(sent);
-      expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000);
-      if (fault.blendIdAsNumber && operation === 'blend') expect(result.result?.taskId).toMatch(/^\d{17,}$/);
-    },
-  );
+  it.each(cases)('$operation x $name', async ({
+    operation,
+    fault,
+    outcome,
+    sent,
+    timeoutSeconds = DEFAULT_TIMEOUT_S,
+  }) => {
+    const { result, ms, emulator } = await withEmulator(fault, (url) => coreCall(url, operation, timeoutSeconds));
+    expect(result.outcome).toBe(outcome);
+    expect(emulator.count(operation)).toBe(sent);
+    expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000);
+    if (fault.blendIdAsNumber && operation === 'blend') expect(result.result?.taskId).toMatch(/^\d{17,}$/);
+  });
 });
 
 describe.concurrent('CLI', () => {
-  it.each(cases)(
-    '$operation x $name',
-    async ({ operation, fault, outcome, sent, timeoutSeconds = DEFAULT_TIMEOUT_S }) => {
-      const { red, blue } = images();
-      const args = {
-        'image-to-video': ['image-to-video', '--image', red, '--prompt', PROMPT],
-        'text-to-video': ['text-to-video', '--prompt', PROMPT],
-        blend: ['blend', '--image', red, '--image', blue],
-      }[operation];
-      const { result, ms, emulator } = await withEmulator(fault, (url) =>
-        runCli([...args, '--json', '--retries', '1', '--timeout', String(timeoutSeconds)], {
-          MEDIAGW_BASE_URL: url,
-          MEDIAGW_API_KEY: KEY,
-        }),
-      );
-      expect(result.code, result.stderr).toBe(CLI_EXIT[outcome]);
-      expect(emulator.count(operation)).toBe(sent);
-      expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000 + startupMs);
-      if (outcome === 'ok') expect(JSON.parse(result.stdout).operation).toBe(operation);
-      else expect(result.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
-    },
-  );
+  it.each(cases)('$operation x $name', async ({
+    operation,
+    fault,
+    outcome,
+    sent,
+    timeoutSeconds = DEFAULT_TIMEOUT_S,
+  }) => {
+    const { red, blue } = images();
+    const args = {
+      'image-to-video': ['image-to-video', '--image', red, '--prompt', PROMPT],
+      'text-to-video': ['text-to-video', '--prompt', PROMPT],
+      blend: ['blend', '--image', red, '--image', blue],
+    }[operation];
+    const { result, ms, emulator } = await withEmulator(fault, (url) =>
+      runCli([...args, '--json', '--retries', '1', '--timeout', String(timeoutSeconds)], {
+        MEDIAGW_BASE_URL: url,
+        MEDIAGW_API_KEY: KEY,
+      }),
+    );
+    expect(result.code, result.stderr).toBe(CLI_EXIT[outcome]);
+    expect(emulator.count(operation)).toBe(sent);
+    expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000 + startupMs);
+    if (outcome === 'ok') expect(JSON.parse(result.stdout).operation).toBe(operation);
+    else expect(result.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
 });
 
 describe.concurrent('Action', () => {
-  it.each(cases)(
-    '$operation x $name',
-    async ({ operation, fault, outcome, sent, timeoutSeconds = DEFAULT_TIMEOUT_S }) => {
-      const ws = await makeWorkspace();
-      await writeFile(join(ws, 'red.png'), png(16, 16, [200, 30, 30]));
-      await writeFile(join(ws, 'blue.png'), png(16, 16, [30, 30, 200]));
-      const inputs: Record<string, string> = {
-        'image-to-video': { image: 'red.png', prompt: PROMPT },
-        'text-to-video': { prompt: PROMPT },
-        blend: { images: 'red.png\nblue.png' },
-      }[operation];
-      const { result, ms, emulator } = await withEmulator(fault, (url) =>
-        runAction(
-          {
-            operation,
-            'base-url': url,
-            'api-key': KEY,
-            retries: '1',
-            'timeout-seconds': String(timeoutSeconds),
-            ...inputs,
-          },
-          ws,
-        ),
-      );
-      actionOutput.push(everythingPrinted(result));
-      expect(result.code, result.stdout).toBe(outcome === 'ok' ? 0 : 1);
-      expect(emulator.count(operation)).toBe(sent);
-      expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000 + startupMs);
-      expect(result.stdout).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-      if (outcome === 'ok') expect(result.outputs.response).toBeTruthy();
-    },
-  );
+  it.each(cases)('$operation x $name', async ({
+    operation,
+    fault,
+    outcome,
+    sent,
+    timeoutSeconds = DEFAULT_TIMEOUT_S,
+  }) => {
+    const ws = await makeWorkspace();
+    await writeFile(join(ws, 'red.png'), png(16, 16, [200, 30, 30]));
+    await writeFile(join(ws, 'blue.png'), png(16, 16, [30, 30, 200]));
+    const inputs: Record<string, string> = {
+      'image-to-video': { image: 'red.png', prompt: PROMPT },
+      'text-to-video': { prompt: PROMPT },
+      blend: { images: 'red.png\nblue.png' },
+    }[operation];
+    const { result, ms, emulator } = await withEmulator(fault, (url) =>
+      runAction(
+        {
+          operation,
+          'base-url': url,
+          'api-key': KEY,
+          retries: '1',
+          'timeout-seconds': String(timeoutSeconds),
+          ...inputs,
+        },
+        ws,
+      ),
+    );
+    actionOutput.push(everythingPrinted(result));
+    expect(result.code, result.stdout).toBe(outcome === 'ok' ? 0 : 1);
+    expect(emulator.count(operation)).toBe(sent);
+    expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000 + startupMs);
+    expect(result.stdout).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    if (outcome === 'ok') expect(result.outputs.response).toBeTruthy();
+  });
 });
