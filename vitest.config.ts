@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/*', 'test'],
+    // Gathers what every suite captured and fails the run if any sentinel key appears in it.
+    globalSetup: ['test/secrets/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -10,6 +10,7 @@ import { type Fault, startEmulator } from '@mediagw/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingPrinted, makeWorkspace, runAction } from '../packages/github-action/test/helpers.js';
 import { allOutput, assertBuilt, png, runCli } from './helpers/cli.js';
+import { capture } from './secrets/capture.js';
 
 const KEY = 'sk-SENTINEL-matrix-81be4f';
 const PROMPT = 'a paper lantern rising over a dark lake, slow drift, warm glow';
@@ -106,7 +107,10 @@ function coreCall(url: string, operation: Operation, timeoutSeconds: number) {
   return call
     .then(
       (result) => ({ outcome: 'ok' as Outcome, result: result as { taskId?: string } }),
-      (error: MediaGatewayError) => ({ outcome: error.kind as Outcome, result: undefined }),
+      (error: MediaGatewayError) => {
+        capture('core', String(error), error);
+        return { outcome: error.kind as Outcome, result: undefined };
+      },
     )
     .finally(() => client.close());
 }

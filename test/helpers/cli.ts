@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
+import { capture } from '../secrets/capture.js';
 
 export const CLI = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 export const SENTINEL = 'sk-SENTINEL-cli-e2e-5d2c9b';
@@ -48,6 +49,7 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     child.on('error', reject);
     child.on('close', (code) => {
       captured.push(stdout, stderr);
+      capture('cli', stdout, stderr);
       resolve({ code, stdout, stderr });
     });
   });
@@ -74,6 +76,7 @@ export async function startCli(args: readonly string[], env: Record<string, stri
   const exited = new Promise<Run>((resolve) => {
     child.on('close', (code) => {
       captured.push(stdout, stderr);
+      capture('cli', stdout, stderr);
       resolve({ code, stdout, stderr });
     });
   });

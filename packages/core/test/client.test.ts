@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { capture } from '../../../test/secrets/capture.js';
 import {
   AbortedError,
   AuthenticationError,
@@ -48,6 +49,7 @@ async function failure(promise: Promise<unknown>): Promise<MediaGatewayError> {
     await promise;
   } catch (error) {
     seenErrors.push(error);
+    capture('core', String(error), inspect(error, { depth: 10 }), error);
     return error as MediaGatewayError;
   }
   throw new Error('expected the call to fail');

@@ -91,7 +91,11 @@ function placeholder(hash: Buffer, width: number, height: number): Pixels {
     for (let x = 0; x < width; x++) {
       const offset = (Math.floor(x / square) + Math.floor(y / square)) % 2 === 0 ? 0 : 3;
       const at = (y * width + x) * 4;
-      data.set([hash[offset]!, hash[offset + 1]!, hash[offset + 2]!, 255], at);
+      // Byte by byte: a `data.set([...])` per pixel allocated an array each time (profiled: most of a blend).
+      data[at] = hash[offset]!;
+      data[at + 1] = hash[offset + 1]!;
+      data[at + 2] = hash[offset + 2]!;
+      data[at + 3] = 255;
     }
   }
   return { width, height, data };

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { type ActionTemplate, convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
+import { capture } from '../../../test/secrets/capture.js';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const REPO_DIR = join(PACKAGE_DIR, '..', '..');
@@ -105,7 +106,7 @@ export async function runAction(inputs: Record<string, string>, workspace?: stri
     child.on('error', reject);
     child.on('close', resolve);
   });
-  return {
+  const run = {
     code,
     stdout,
     stderr,
@@ -114,6 +115,8 @@ export async function runAction(inputs: Record<string, string>, workspace?: stri
     workspace: ws,
     runnerTemp,
   };
+  capture('action', stdout, stderr, run.outputs, run.summary);
+  return run;
 }
 
 /** Every place the key could leak, the runner's `::add-mask::` line taken out. */

@@ -28,6 +28,7 @@ import type {
   Workflow as WorkflowType,
 } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { capture } from '../../../test/secrets/capture.ts';
 
 // Instance settings write an encryption key under the user folder: keep it out of $HOME.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'mediagw-n8n-user-'));
@@ -308,7 +309,9 @@ export class Engine {
     const executionId = `exec-${this.runs}`;
     const execute = new core.WorkflowExecute(this.additionalData(data, executionId), 'manual');
     const start = fixture.nodes.find((n) => n.type === 'harness.start');
-    return await execute.run({ workflow, startNode: start });
+    const run = await execute.run({ workflow, startNode: start });
+    capture('n8n', run.data);
+    return run;
   }
 }
 

@@ -3,8 +3,10 @@
 // the trigger accepts is recorded as the workflow run it would start.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from '@mediagw/core';
 import { type Emulator, startEmulator } from '@mediagw/emulator';
 import type { IDataObject, INodeExecutionData, INodeType, IWebhookData } from 'n8n-workflow';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   core,
@@ -127,5 +129,31 @@ describe('Media Gateway Trigger', () => {
       expect(body).toMatchObject({ id: items[0]?.json.taskId, action: 'BLEND', status: 'SUCCESS', state: 'order-17' });
       expect(body.imageUrl).toMatch(new RegExp(`^${emu.url}/files/`));
     });
+
+    it('load: 1,000 blend notifications reach the trigger, none lost, none doubled', async () => {
+      // A real 8x8 PNG: the emulator decodes and blends it for every task.
+      const image = new PNG({ width: 8, height: 8 });
+      image.data.fill(200);
+      const png = PNG.sync.write(image);
+      const client = createClient({ baseUrl: emu.url, apiKey: KEY });
+      const notifyHook = `${hookUrl}?token=${TOKEN}`;
+      const taskIds: string[] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          for (let i = next++; i < 1000; i = next++) {
+            const task = await client.blend({ base64Array: [png, png], notifyHook, state: `load-${i}` });
+            taskIds.push(task.taskId!);
+          }
+        }),
+      );
+      await client.close();
+      await emu.settled();
+      const states = started.map((items) => (items[0]?.json as IDataObject).state);
+      expect(started).toHaveLength(1000);
+      expect(new Set(states).size).toBe(1000);
+      expect(new Set(started.map((items) => (items[0]?.json as IDataObject).id))).toEqual(new Set(taskIds));
+      expect(emu.count('blend')).toBe(1001); // this test's 1,000 and the one before
+    }, 60_000);
   });
 });
