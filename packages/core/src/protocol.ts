@@ -34,6 +34,7 @@ export * as textToVideo from './operations/text-to-video.js';
 export {
   buildTextToVideoRequest,
   parseTextToVideoResponse,
+  TEXT_TO_VIDEO_RANGES,
   type TextToVideoInput,
   type TextToVideoResponse,
   type TextToVideoResult,

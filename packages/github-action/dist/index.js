@@ -40510,6 +40510,7 @@ __export(text_to_video_exports, {
   COMPLETED_STATUSES: () => COMPLETED_STATUSES,
   OPERATION: () => OPERATION3,
   SHORT_PROMPT_WORDS: () => SHORT_PROMPT_WORDS,
+  TEXT_TO_VIDEO_RANGES: () => TEXT_TO_VIDEO_RANGES,
   buildTextToVideoRequest: () => buildTextToVideoRequest,
   parseTextToVideoResponse: () => parseTextToVideoResponse,
   textToVideoRequestSchema: () => textToVideoRequestSchema,
@@ -40517,16 +40518,21 @@ __export(text_to_video_exports, {
 });
 var OPERATION3 = "text-to-video";
 var SHORT_PROMPT_WORDS = 5;
+var TEXT_TO_VIDEO_RANGES = {
+  num_inference_steps: { min: 1, max: 50 },
+  guidance_scale: { min: 2, max: 10 }
+};
+var { num_inference_steps: STEPS, guidance_scale: GUIDANCE } = TEXT_TO_VIDEO_RANGES;
 var textToVideoRequestSchema = strictObject({
   prompt: string2({ error: "is required: a non-empty text (a detailed description works best)" }).refine((s) => s.trim().length > 0, {
     error: "is empty; give a non-empty text (a detailed description works best)"
   }),
   negative_prompt: string2({ error: "must be a text" }).optional(),
-  num_inference_steps: number2({ error: "must be an integer from 1 to 50" }).refine((n) => Number.isInteger(n) && n >= 1 && n <= 50, {
-    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: an integer from 1 to 50`
+  num_inference_steps: number2({ error: `must be an integer from ${STEPS.min} to ${STEPS.max}` }).refine((n) => Number.isInteger(n) && n >= STEPS.min && n <= STEPS.max, {
+    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: an integer from ${STEPS.min} to ${STEPS.max}`
   }).optional(),
-  guidance_scale: number2({ error: "must be a number from 2 to 10" }).refine((n) => Number.isFinite(n) && n >= 2 && n <= 10, {
-    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: a number from 2 to 10`
+  guidance_scale: number2({ error: `must be a number from ${GUIDANCE.min} to ${GUIDANCE.max}` }).refine((n) => Number.isFinite(n) && n >= GUIDANCE.min && n <= GUIDANCE.max, {
+    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: a number from ${GUIDANCE.min} to ${GUIDANCE.max}`
   }).optional(),
   seed: exactInteger("an integer").optional()
 });

@@ -16,6 +16,13 @@ export const OPERATION = 'text-to-video';
 /** Fewer words than this draws a warning: the spec says a short prompt gives poor results. */
 export const SHORT_PROMPT_WORDS = 5;
 
+/** The spec's limits (sections 2.3 and 8), for the schema below and for UIs (n8n's typeOptions). */
+export const TEXT_TO_VIDEO_RANGES = {
+  num_inference_steps: { min: 1, max: 50 },
+  guidance_scale: { min: 2, max: 10 },
+} as const;
+const { num_inference_steps: STEPS, guidance_scale: GUIDANCE } = TEXT_TO_VIDEO_RANGES;
+
 /** The request body exactly as the gateway reads it (also used by the emulator). */
 export const textToVideoRequestSchema = z.strictObject({
   prompt: z
@@ -25,15 +32,16 @@ export const textToVideoRequestSchema = z.strictObject({
     }),
   negative_prompt: z.string({ error: 'must be a text' }).optional(),
   num_inference_steps: z
-    .number({ error: 'must be an integer from 1 to 50' })
-    .refine((n) => Number.isInteger(n) && n >= 1 && n <= 50, {
-      error: (issue) => `${show(issue.input)} is not allowed; allowed: an integer from 1 to 50`,
+    .number({ error: `must be an integer from ${STEPS.min} to ${STEPS.max}` })
+    .refine((n) => Number.isInteger(n) && n >= STEPS.min && n <= STEPS.max, {
+      error: (issue) => `${show(issue.input)} is not allowed; allowed: an integer from ${STEPS.min} to ${STEPS.max}`,
     })
     .optional(),
   guidance_scale: z
-    .number({ error: 'must be a number from 2 to 10' })
-    .refine((n) => Number.isFinite(n) && n >= 2 && n <= 10, {
-      error: (issue) => `${show(issue.input)} is not allowed; allowed: a number from 2 to 10`,
+    .number({ error: `must be a number from ${GUIDANCE.min} to ${GUIDANCE.max}` })
+    .refine((n) => Number.isFinite(n) && n >= GUIDANCE.min && n <= GUIDANCE.max, {
+      error: (issue) =>
+        `${show(issue.input)} is not allowed; allowed: a number from ${GUIDANCE.min} to ${GUIDANCE.max}`,
     })
     .optional(),
   seed: exactInteger('an integer').optional(),

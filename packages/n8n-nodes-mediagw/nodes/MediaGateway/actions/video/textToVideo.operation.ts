@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	buildTextToVideoRequest,
 	parseTextToVideoResponse,
+	TEXT_TO_VIDEO_RANGES,
 	textToVideoRequestSchema,
 } from '@mediagw/core/protocol';
 import { downloadVideo } from '../../helpers/download';
@@ -13,15 +14,8 @@ import { sendRequest } from '../../transport';
 import { credentialLabels, runOptions } from '../common.descriptions';
 import type { OperationContext } from '../operation';
 
-/**
- * UI bounds of the numeric fields. The core's schema holds these rules inside refinements, which
- * cannot be read back, so they are written here once and a test pins them to the schema (the
- * bounds pass, one step beyond fails).
- */
-export const TEXT_TO_VIDEO_RANGES = {
-	num_inference_steps: { min: 1, max: 50 },
-	guidance_scale: { min: 2, max: 10 },
-} as const;
+/** UI bounds of the numeric fields come from the core, where the schema uses them too. */
+export { TEXT_TO_VIDEO_RANGES };
 
 const properties: INodeProperties[] = [
 	{
