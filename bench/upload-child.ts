@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createClient } from '@mediagw/core';
-import { request } from 'undici';
+import { FormData, request } from 'undici';
 
 const [mode, operation, baseUrl, ...files] = process.argv.slice(2) as [string, string, string, ...string[]];
 const KEY = 'bench-key';

@@ -39946,6 +39946,22 @@ function safeView(request2) {
   return { operation, method, url, headers: redactHeaders(request2.headers), auth, body: bodyView, warnings };
 }
 var DescribedRequest = class {
+  operation;
+  method;
+  url;
+  headers;
+  auth;
+  body;
+  warnings;
+  constructor(r) {
+    this.operation = r.operation;
+    this.method = r.method;
+    this.url = r.url;
+    this.headers = r.headers;
+    this.auth = r.auth;
+    this.body = r.body;
+    this.warnings = r.warnings;
+  }
   toJSON() {
     return safeView(this);
   }
@@ -39954,7 +39970,7 @@ var DescribedRequest = class {
   }
 };
 function describeRequest(request2) {
-  return Object.freeze(Object.assign(new DescribedRequest(), request2));
+  return new DescribedRequest(request2);
 }
 var encoder = new TextEncoder();
 function segmentLength(segment) {
