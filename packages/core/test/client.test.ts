@@ -369,6 +369,21 @@ describe('download', () => {
     expect(result).toMatchObject({ path: out, bytes: 1000, contentType: 'video/mp4' });
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
+
+  it('follows a redirect to where the file lives', async () => {
+    reply = (req, res) => {
+      if (req.url === '/files/moved.mp4') {
+        res.writeHead(302, { location: '/cdn/v.mp4' });
+        res.end();
+      } else {
+        res.writeHead(200, { 'content-type': 'video/mp4' });
+        res.end(Buffer.alloc(10, 1));
+      }
+    };
+    const result = await connect().download(`${server.url}/files/moved.mp4`, join(dir, 'moved.mp4'));
+    expect(result.bytes).toBe(10);
+    expect(server.requests.map((r) => r.url)).toEqual(['/files/moved.mp4', '/cdn/v.mp4']);
+  });
 });
 
 describe('secrets', () => {

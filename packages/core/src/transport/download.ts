@@ -6,8 +6,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type Dispatcher, interceptors, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ConnectionError, GatewayError, TimeoutError } from '../errors.js';
+import { redirect, request } from './undici-parts.js';
 
 export interface DownloadResult {
   path: string;
@@ -25,10 +26,10 @@ export async function downloadFile(url: string, path: string, options: DownloadO
   const timeoutMs = options.timeoutMs ?? 600_000;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const dispatcher = options.dispatcher.compose(interceptors.redirect({ maxRedirections: 5 }));
+  const dispatcher = options.dispatcher.compose(redirect({ maxRedirections: 5 }));
   const partial = `${path}.part`;
   try {
-    const response = await request(url, { method: 'GET', dispatcher, signal });
+    const response = await request(dispatcher, url, { method: 'GET', signal });
     if (response.statusCode < 200 || response.statusCode > 299) {
       await response.body.dump();
       throw new GatewayError({

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { OperationName } from '../config.js';
 import {
   AbortedError,
@@ -27,6 +27,7 @@ import {
 } from '../retry.js';
 import { bodyStream } from './body.js';
 import type { TransportImage } from './sources.js';
+import { Agent, request as undiciRequest } from './undici-parts.js';
 
 export interface TimeoutOptions {
   /** TCP/TLS connect (default 10 s). */
@@ -179,12 +180,11 @@ export class UndiciTransport {
       body = Readable.from(stream.stream, { objectMode: false, highWaterMark: 256 * 1024 });
     }
 
-    const response = await undiciRequest(request.url, {
+    const response = await undiciRequest(this.#dispatcher, request.url, {
       method: request.method,
       headers,
       body,
       signal,
-      dispatcher: this.#dispatcher,
       headersTimeout: this.#timeouts.headersMs,
       bodyTimeout: this.#timeouts.bodyMs,
     });
