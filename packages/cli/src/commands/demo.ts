@@ -111,7 +111,9 @@ export const demoCommand: Command = {
         ...table(rows),
         '',
         `Also in ${shown('')}/: the JSON answers (${Object.values(ANSWER).join(', ')}) and the input images.`,
-        'Next: mediagw emulator --port 8787 in one terminal, then the commands of mediagw --help in another.',
+        // Inside this repository the bin is not on PATH; `npm run -s mediagw --` runs it on Node 24.
+        'Next: npm run -s mediagw -- emulator --port 8787 in one terminal, then the commands of',
+        '      npm run -s mediagw -- --help in another (mediagw ... once the CLI is installed).',
       ].join('\n'),
     );
     return 0;
