@@ -79,12 +79,21 @@ afterAll(() => {
   expect(actionOutput.join('\n')).not.toContain(KEY);
 });
 
-async function withEmulator<T>(fault: Fault, run: (url: string) => Promise<T>) {
-  const emulator = await startEmulator({ port: 0, fault, notifyRetries: 0 });
+type Case = Cell & { operation: Operation };
+const seconds = (cell: Case) => cell.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
+
+/**
+ * Runs one cell against an emulator of its own and checks what holds for every client: the
+ * submissions the emulator counted, and the time bound (timeout + 1 s, plus a subprocess's start-up).
+ */
+async function runCell<T>(cell: Case, startup: number, run: (url: string) => Promise<T>): Promise<T> {
+  const emulator = await startEmulator({ port: 0, fault: cell.fault, notifyRetries: 0 });
   try {
     const started = performance.now();
     const result = await run(emulator.url);
-    return { result, ms: performance.now() - started, emulator };
+    expect(emulator.count(cell.operation)).toBe(cell.sent);
+    expect(performance.now() - started).toBeLessThan(seconds(cell) * 1000 + 1000 + startup);
+    return result;
   } finally {
     await emulator.close();
   }
@@ -118,57 +127,35 @@ function coreCall(url: string, operation: Operation, timeoutSeconds: number) {
 const cases = OPERATIONS.flatMap((operation) => CELLS.map((cell) => ({ operation, ...cell })));
 
 describe.concurrent('core client', () => {
-  it.each(cases)('$operation x $name', async ({
-    operation,
-    fault,
-    outcome,
-    sent,
-    timeoutSeconds = DEFAULT_TIMEOUT_S,
-  }) => {
-    const { result, ms, emulator } = await withEmulator(fault, (url) => coreCall(url, operation, timeoutSeconds));
-    expect(result.outcome).toBe(outcome);
-    expect(emulator.count(operation)).toBe(sent);
-    expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000);
-    if (fault.blendIdAsNumber && operation === 'blend') expect(result.result?.taskId).toMatch(/^\d{17,}$/);
+  it.each(cases)('$operation x $name', async (cell) => {
+    const result = await runCell(cell, 0, (url) => coreCall(url, cell.operation, seconds(cell)));
+    expect(result.outcome).toBe(cell.outcome);
+    if (cell.fault.blendIdAsNumber && cell.operation === 'blend') expect(result.result?.taskId).toMatch(/^\d{17,}$/);
   });
 });
 
 describe.concurrent('CLI', () => {
-  it.each(cases)('$operation x $name', async ({
-    operation,
-    fault,
-    outcome,
-    sent,
-    timeoutSeconds = DEFAULT_TIMEOUT_S,
-  }) => {
+  it.each(cases)('$operation x $name', async (cell) => {
     const { red, blue } = images();
     const args = {
       'image-to-video': ['image-to-video', '--image', red, '--prompt', PROMPT],
       'text-to-video': ['text-to-video', '--prompt', PROMPT],
       blend: ['blend', '--image', red, '--image', blue],
-    }[operation];
-    const { result, ms, emulator } = await withEmulator(fault, (url) =>
-      runCli([...args, '--json', '--retries', '1', '--timeout', String(timeoutSeconds)], {
+    }[cell.operation];
+    const result = await runCell(cell, startupMs, (url) =>
+      runCli([...args, '--json', '--retries', '1', '--timeout', String(seconds(cell))], {
         MEDIAGW_BASE_URL: url,
         MEDIAGW_API_KEY: KEY,
       }),
     );
-    expect(result.code, result.stderr).toBe(CLI_EXIT[outcome]);
-    expect(emulator.count(operation)).toBe(sent);
-    expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000 + startupMs);
-    if (outcome === 'ok') expect(JSON.parse(result.stdout).operation).toBe(operation);
+    expect(result.code, result.stderr).toBe(CLI_EXIT[cell.outcome]);
+    if (cell.outcome === 'ok') expect(JSON.parse(result.stdout).operation).toBe(cell.operation);
     else expect(result.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
   });
 });
 
 describe.concurrent('Action', () => {
-  it.each(cases)('$operation x $name', async ({
-    operation,
-    fault,
-    outcome,
-    sent,
-    timeoutSeconds = DEFAULT_TIMEOUT_S,
-  }) => {
+  it.each(cases)('$operation x $name', async (cell) => {
     const ws = await makeWorkspace();
     await writeFile(join(ws, 'red.png'), png(16, 16, [200, 30, 30]));
     await writeFile(join(ws, 'blue.png'), png(16, 16, [30, 30, 200]));
@@ -176,25 +163,23 @@ describe.concurrent('Action', () => {
       'image-to-video': { image: 'red.png', prompt: PROMPT },
       'text-to-video': { prompt: PROMPT },
       blend: { images: 'red.png\nblue.png' },
-    }[operation];
-    const { result, ms, emulator } = await withEmulator(fault, (url) =>
+    }[cell.operation];
+    const result = await runCell(cell, startupMs, (url) =>
       runAction(
         {
-          operation,
+          operation: cell.operation,
           'base-url': url,
           'api-key': KEY,
           retries: '1',
-          'timeout-seconds': String(timeoutSeconds),
+          'timeout-seconds': String(seconds(cell)),
           ...inputs,
         },
         ws,
       ),
     );
     actionOutput.push(everythingPrinted(result));
-    expect(result.code, result.stdout).toBe(outcome === 'ok' ? 0 : 1);
-    expect(emulator.count(operation)).toBe(sent);
-    expect(ms).toBeLessThan(timeoutSeconds * 1000 + 1000 + startupMs);
+    expect(result.code, result.stdout).toBe(cell.outcome === 'ok' ? 0 : 1);
     expect(result.stdout).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-    if (outcome === 'ok') expect(result.outputs.response).toBeTruthy();
+    if (cell.outcome === 'ok') expect(result.outputs.response).toBeTruthy();
   });
 });

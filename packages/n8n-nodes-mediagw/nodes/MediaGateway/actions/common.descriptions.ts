@@ -10,6 +10,15 @@ import type { FieldLabels } from '../helpers/errors';
  */
 export const DEFAULT_CONCURRENCY = 16;
 
+/** `negative_prompt`: an option of both video operations. */
+export const negativePromptOption: INodeProperties = {
+	displayName: 'Negative Prompt',
+	name: 'negative_prompt',
+	type: 'string',
+	default: '',
+	description: 'What must not appear in the video',
+};
+
 /**
  * Options added to each operation's "Options" collection. n8n's lint wants literal defaults; a test
  * pins them to DEFAULT_CONCURRENCY and the core's DEFAULT_RETRY.

@@ -11,7 +11,7 @@ import { readImage } from '../../helpers/binary';
 import { labelsOf, pickSet, toJson } from '../../helpers/output';
 import { configFromCredentials } from '../../helpers/settings';
 import { sendRequest } from '../../transport';
-import { credentialLabels, runOptions } from '../common.descriptions';
+import { credentialLabels, negativePromptOption, runOptions } from '../common.descriptions';
 import type { OperationContext } from '../operation';
 
 const properties: INodeProperties[] = [
@@ -54,13 +54,7 @@ const properties: INodeProperties[] = [
 				default: 0.5,
 				description: 'Guidance strength: how closely the video follows the prompt (0.5 is typical)',
 			},
-			{
-				displayName: 'Negative Prompt',
-				name: 'negative_prompt',
-				type: 'string',
-				default: '',
-				description: 'What must not appear in the video',
-			},
+			negativePromptOption,
 			...runOptions,
 		],
 	},

@@ -11,7 +11,7 @@ import { downloadVideo } from '../../helpers/download';
 import { labelsOf, pickSet, toJson } from '../../helpers/output';
 import { configFromCredentials } from '../../helpers/settings';
 import { sendRequest } from '../../transport';
-import { credentialLabels, runOptions } from '../common.descriptions';
+import { credentialLabels, negativePromptOption, runOptions } from '../common.descriptions';
 import type { OperationContext } from '../operation';
 
 /** UI bounds of the numeric fields come from the core, where the schema uses them too. */
@@ -69,13 +69,7 @@ const properties: INodeProperties[] = [
 				default: 'text_video_model',
 				description: 'The model path segment: the request goes to &lt;service prefix&gt;/submit/&lt;model&gt;',
 			},
-			{
-				displayName: 'Negative Prompt',
-				name: 'negative_prompt',
-				type: 'string',
-				default: '',
-				description: 'What must not appear in the video',
-			},
+			negativePromptOption,
 			{
 				displayName: 'Number of Inference Steps',
 				name: 'num_inference_steps',
