@@ -24486,6 +24486,9 @@ async function downloadFile(url, path6, options) {
 import { open as open3, stat as stat2 } from "node:fs/promises";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
+function replayable(sources) {
+  return sources.every((s) => s.handle.kind !== "stream");
+}
 async function fromPath(path6, name) {
   const info2 = await stat2(path6);
   if (!info2.isFile())
@@ -24714,7 +24717,7 @@ var UndiciTransport = class {
     const timer = setTimeout(() => deadline.abort(new Error("total timeout")), totalMs);
     timer.unref?.();
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-    const canReplay = imagesOf(request2).every((image) => image.handle.kind !== "stream");
+    const canReplay = replayable(imagesOf(request2));
     const op = request2.operation;
     const fail = (error3) => this.#mapError(error3, op, signal, deadline.signal, options.signal, totalMs);
     try {

@@ -26,7 +26,7 @@ import {
   retryDelay,
 } from '../retry.js';
 import { bodyStream } from './body.js';
-import type { TransportImage } from './sources.js';
+import { replayable, type TransportImage } from './sources.js';
 import { Agent, request as undiciRequest } from './undici-parts.js';
 
 export interface TimeoutOptions {
@@ -137,7 +137,7 @@ export class UndiciTransport {
     const timer = setTimeout(() => deadline.abort(new Error('total timeout')), totalMs);
     timer.unref?.();
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
-    const canReplay = imagesOf(request).every((image) => image.handle.kind !== 'stream');
+    const canReplay = replayable(imagesOf(request));
     const op = request.operation;
     const fail = (error: unknown) => this.#mapError(error, op, signal, deadline.signal, options.signal, totalMs);
 
