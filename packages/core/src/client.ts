@@ -1,62 +1,55 @@
 /**
- * `createClient`: the protocol builders and parsers wired to the undici transport.
+ * `createClient`: any operation's builder and parser wired to the undici transport. `run(op, input)`
+ * serves every operation (also one a caller defines); the named methods are typed shortcuts.
  */
-import { type ProtocolConfig, type ResolvedConfig, type RouteSettings, resolveConfig } from './config.js';
-import { ValidationError } from './errors.js';
-import {
-  type BlendOptions,
-  type BlendResult,
-  buildBlendRequest,
-  IMAGES_FIELD,
-  parseBlendResponse,
-} from './operations/blend.js';
-import {
-  buildImageToVideoRequest,
-  IMAGE_FIELD,
-  type ImageToVideoFields,
-  type ImageToVideoResult,
-  parseImageToVideoResponse,
-} from './operations/image-to-video.js';
-import {
-  buildTextToVideoRequest,
-  parseTextToVideoResponse,
-  type TextToVideoInput,
-  type TextToVideoResult,
-} from './operations/text-to-video.js';
+import { buildRequest } from './build.js';
+import { type ProtocolConfig, type ResolvedConfig, resolveConfig } from './config.js';
+import { ValidationError } from './errors/index.js';
+import type { AnyOperation, InputOf, ResultOf } from './operation.js';
+import { blend } from './operations/blend.js';
+import { imageToVideo } from './operations/image-to-video.js';
+import { textToVideo } from './operations/text-to-video.js';
+import { parseAnswer } from './parse.js';
 import type { RequestDescription } from './request.js';
+import type { RouteSettings } from './route.js';
 import { type DownloadResult, downloadFile } from './transport/download.js';
-import { type ImageInput, openImages, type TransportImage } from './transport/sources.js';
+import { OutputFile } from './transport/output.js';
+import { type ImageInput, openImages } from './transport/sources.js';
 import { type SendOptions, type TransportOptions, UndiciTransport } from './transport/undici.js';
 
 export interface ClientConfig extends ProtocolConfig, TransportOptions {
   apiKey: string;
+  /** The most a download may bring when the answer announces no size (default 2 GiB). */
+  maxDownloadBytes?: number | undefined;
 }
 
-export type CallOptions = Omit<SendOptions, 'onUploadProgress'> & {
-  onUploadProgress?: SendOptions['onUploadProgress'];
-};
+export type CallOptions = SendOptions;
 
-export interface ImageToVideoCall extends ImageToVideoFields {
-  input_image: ImageInput;
-}
-export interface BlendCall extends BlendOptions {
-  /** Images: file paths, bytes, Blobs, streams, or ready `data:` URIs. */
-  base64Array: readonly ImageInput[];
-}
+/** An operation's input as the client takes it: images as paths, bytes, Blobs, streams (or data URIs where the operation sends those). */
+export type CallInput<Op> = InputOf<Op, ImageInput>;
 
-/** Every result carries the warnings the input drew (a short prompt, ...). */
-export type WithWarnings<T> = T & { warnings: readonly string[] };
+export interface DownloadCallOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  /** The size the answer announced: caps the download at that plus slack. */
+  expectedBytes?: number | string | undefined;
+  /** Replace an existing regular file at a path target (default: refuse it). */
+  overwrite?: boolean | undefined;
+  operation?: string | undefined;
+}
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 export class MediaGatewayClient {
   readonly #config: ResolvedConfig;
   readonly #transport: UndiciTransport;
+  readonly #maxDownloadBytes: number | undefined;
 
   constructor(config: ClientConfig) {
     this.#config = resolveConfig(config);
-    if (!this.#config.apiKey) throw new ValidationError([{ field: 'api-key', message: 'is required' }]);
+    if (!this.#config.apiKey) throw new ValidationError([{ field: 'apiKey', message: 'is required' }]);
     this.#transport = new UndiciTransport({ ...config, secrets: [config.apiKey] });
+    this.#maxDownloadBytes = config.maxDownloadBytes;
   }
 
   /** Base URL and routes in force (never the key). */
@@ -70,60 +63,56 @@ export class MediaGatewayClient {
     return { videoVendor, servicePrefix, textVideoModel, imageRelaxPrefix, secretHeader };
   }
 
-  async imageToVideo(input: ImageToVideoCall, options: CallOptions = {}): Promise<WithWarnings<ImageToVideoResult>> {
-    const { input_image, ...fields } = input ?? ({} as ImageToVideoCall);
-    const images = await openImages({ [IMAGE_FIELD]: input_image }, 'image-to-video');
-    const request = buildImageToVideoRequest(this.#config, {
-      ...fields,
-      input_image: images[IMAGE_FIELD] as TransportImage,
-    });
+  /** Runs any operation: images opened (checked before sending), the request built, sent, the answer parsed. */
+  async run<Op extends AnyOperation>(op: Op, input: CallInput<Op>, options: CallOptions = {}): Promise<ResultOf<Op>> {
+    const given = { ...((input ?? {}) as Record<string, unknown>) };
+    const spec = op.images;
+    if (spec && given[spec.field] !== undefined) {
+      const raw = given[spec.field];
+      const list: unknown[] = spec.many ? (Array.isArray(raw) ? raw : []) : [raw];
+      const ready = (item: unknown) => spec.encoding === 'data-uri' && typeof item === 'string' && item.startsWith('data:');
+      const entries: Record<string, ImageInput> = {};
+      list.forEach((item, i) => {
+        if (!ready(item)) entries[spec.many ? `${spec.field}[${i}]` : spec.field] = item as ImageInput;
+      });
+      const opened = await openImages(entries, op.name);
+      const images = list.map((item, i) => (ready(item) ? item : opened[spec.many ? `${spec.field}[${i}]` : spec.field]));
+      given[spec.field] = spec.many ? (Array.isArray(raw) ? images : raw) : images[0];
+    }
+    const request = buildRequest(op, this.#config, given as InputOf<Op>);
     const raw = await this.#transport.send(request, options);
-    return { ...parseImageToVideoResponse(raw, this.#parseContext()), warnings: request.warnings };
+    return parseAnswer(op, raw, { config: this.#config, secrets: [this.#config.apiKey], warnings: request.warnings });
   }
 
-  async textToVideo(input: TextToVideoInput, options: CallOptions = {}): Promise<WithWarnings<TextToVideoResult>> {
-    const request = buildTextToVideoRequest(this.#config, input);
-    const raw = await this.#transport.send(request, options);
-    return { ...parseTextToVideoResponse(raw, this.#parseContext()), warnings: request.warnings };
+  imageToVideo(input: CallInput<typeof imageToVideo>, options?: CallOptions) {
+    return this.run(imageToVideo, input, options);
   }
 
-  async blend(
-    input: BlendCall,
-    options: CallOptions & { acceptedCodes?: readonly number[] } = {},
-  ): Promise<WithWarnings<BlendResult>> {
-    const { base64Array, ...rest } = input ?? ({} as BlendCall);
-    const list = Array.isArray(base64Array) ? base64Array : [];
-    const entries: Record<string, ImageInput | undefined> = {};
-    list.forEach((item, i) => {
-      if (!(typeof item === 'string' && item.startsWith('data:'))) entries[`${IMAGES_FIELD}[${i}]`] = item;
-    });
-    const opened = await openImages(entries, 'blend');
-    const images = list.map((item, i) =>
-      typeof item === 'string' && item.startsWith('data:') ? item : (opened[`${IMAGES_FIELD}[${i}]`] as TransportImage),
-    );
-    const request = buildBlendRequest(this.#config, { ...rest, base64Array: Array.isArray(base64Array) ? images : [] });
-    const raw = await this.#transport.send(request, options);
-    const result = parseBlendResponse(raw, {
-      ...this.#parseContext(),
-      acceptedCodes: options.acceptedCodes ?? this.#config.acceptedBlendCodes,
-    });
-    const warnings = [...request.warnings];
-    if (result.taskId === undefined) warnings.push('the gateway accepted the blend but sent no task id (result)');
-    return { ...result, warnings };
+  textToVideo(input: CallInput<typeof textToVideo>, options?: CallOptions) {
+    return this.run(textToVideo, input, options);
   }
 
-  /** Sends an already built request (from the pure builders) and returns the raw answer. */
+  blend(input: CallInput<typeof blend>, options?: CallOptions) {
+    return this.run(blend, input, options);
+  }
+
+  /** Sends an already built request (from `buildRequest`) and returns the raw answer. */
   send(request: RequestDescription, options: CallOptions = {}) {
     return this.#transport.send(request, options);
   }
 
-  /** Streams a produced file (video, image) to `path`. Sends no credentials. */
-  download(
-    url: string,
-    path: string,
-    options: { signal?: AbortSignal; timeoutMs?: number } = {},
-  ): Promise<DownloadResult> {
-    return downloadFile(url, path, { dispatcher: this.#transport.dispatcher, ...options });
+  /**
+   * Streams a produced file (video, image) to a path (checked and reserved first: never over a
+   * device, a directory, or an existing file unless `overwrite`) or into an OutputFile reserved
+   * earlier. Capped; sends no credentials.
+   */
+  async download(url: string, target: string | OutputFile, options: DownloadCallOptions = {}): Promise<DownloadResult> {
+    const output = typeof target === 'string' ? await OutputFile.reserve(target, { overwrite: options.overwrite }) : target;
+    return downloadFile(url, output, {
+      dispatcher: this.#transport.dispatcher,
+      maxBytes: this.#maxDownloadBytes,
+      ...options,
+    });
   }
 
   async close(): Promise<void> {
@@ -132,10 +121,6 @@ export class MediaGatewayClient {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
-  }
-
-  #parseContext() {
-    return { secrets: [this.#config.apiKey] };
   }
 
   [INSPECT](): string {

@@ -1,32 +1,11 @@
 /**
- * Connection and route settings. The spec writes vendor segments as neutral words in braces;
- * each is a setting here, and its default is that neutral word.
+ * Connection settings: the base URL, the key, the route settings. Problems are named by the
+ * setting's key (`baseUrl`, `videoVendor`, ...); each adapter spells them its own way through the
+ * one naming rule (`--base-url`, `base-url`, the credential's label).
  */
-import { type FieldIssue, ValidationError } from './errors.js';
-
-export type OperationName = 'image-to-video' | 'text-to-video' | 'blend';
-export const OPERATIONS: readonly OperationName[] = ['image-to-video', 'text-to-video', 'blend'];
-
-export interface RouteSettings {
-  /** `{video_vendor}` in `/{video_vendor}/m2v_16_img2video_10s`. */
-  videoVendor: string;
-  /** `{service_prefix}` in `/{service_prefix}/submit/{text_video_model}`. */
-  servicePrefix: string;
-  /** `{text_video_model}`; a call may override it with `model`. */
-  textVideoModel: string;
-  /** `{image_relax_prefix}` in `/{image_relax_prefix}/submit/blend`. */
-  imageRelaxPrefix: string;
-  /** Name of the blend secret header (`img-api-secret` in the spec). */
-  secretHeader: string;
-}
-
-export const DEFAULT_ROUTES: Readonly<RouteSettings> = Object.freeze({
-  videoVendor: 'video_vendor',
-  servicePrefix: 'service_prefix',
-  textVideoModel: 'text_video_model',
-  imageRelaxPrefix: 'image_relax_prefix',
-  secretHeader: 'img-api-secret',
-});
+import { type FieldIssue, ValidationError } from './errors/index.js';
+import { DEFAULT_ROUTES, isSegment, type RouteSetting, type RouteSettings, SEGMENT_RULE } from './route.js';
+import { show } from './text.js';
 
 export interface ProtocolConfig extends Partial<RouteSettings> {
   /** Base address; may carry a path prefix; a trailing slash changes nothing. */
@@ -43,25 +22,19 @@ export interface ResolvedConfig extends RouteSettings {
   acceptedBlendCodes: readonly number[];
 }
 
-const SEGMENT = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+/** The blend code the spec shows for an accepted submission. */
+export const BLEND_ACCEPTED = 1;
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value: no control characters (a line break would end the header and start another). */
+const HEADER_VALUE = /^[^\u0000-\u001f\u007f]*$/;
 
-/** Settings named as the CLI and the Action name them, for messages. */
-const SETTING_LABEL: Record<keyof RouteSettings, string> = {
-  videoVendor: 'video-vendor',
-  servicePrefix: 'service-prefix',
-  textVideoModel: 'model',
-  imageRelaxPrefix: 'image-relax-prefix',
-  secretHeader: 'secret-header',
-};
+/** Settings that are path segments. */
+export const SEGMENT_SETTINGS: readonly RouteSetting[] = ['videoVendor', 'servicePrefix', 'textVideoModel', 'imageRelaxPrefix'];
 
-export function checkSegment(name: string, value: unknown, issues: FieldIssue[]): void {
-  if (typeof value !== 'string' || !SEGMENT.test(value) || value.split('/').some((p) => p === '.' || p === '..')) {
-    issues.push({
-      field: name,
-      message: `${typeof value === 'string' ? `"${value}"` : `a ${typeof value}`} is not a path segment; allowed: letters, digits, . _ ~ - (and / between segments), not . or ..`,
-    });
-  }
+export function segmentIssue(field: string, value: unknown): FieldIssue | undefined {
+  if (isSegment(value)) return undefined;
+  return { field, message: `${show(value)} is not a path segment; allowed: ${SEGMENT_RULE}` };
 }
 
 export function resolveConfig(config: ProtocolConfig): ResolvedConfig {
@@ -70,39 +43,46 @@ export function resolveConfig(config: ProtocolConfig): ResolvedConfig {
     ...DEFAULT_ROUTES,
     baseUrl: '',
     apiKey: config.apiKey,
-    acceptedBlendCodes: config.acceptedBlendCodes ?? [1],
+    acceptedBlendCodes: config.acceptedBlendCodes ?? [BLEND_ACCEPTED],
   };
   for (const key of Object.keys(DEFAULT_ROUTES) as (keyof RouteSettings)[]) {
     const value = config[key];
-    if (value !== undefined && value !== '') resolved[key] = value.trim();
+    if (typeof value === 'string' && value !== '') resolved[key] = value.trim();
   }
   let url: URL | undefined;
   try {
     url = new URL(config.baseUrl);
   } catch {
     issues.push({
-      field: 'base-url',
-      message: `"${config.baseUrl}" is not an absolute URL; allowed: http(s)://host[:port][/prefix]`,
+      field: 'baseUrl',
+      message: `${show(config.baseUrl)} is not an absolute URL; allowed: http(s)://host[:port][/prefix]`,
     });
   }
   if (url && url.protocol !== 'http:' && url.protocol !== 'https:') {
-    issues.push({ field: 'base-url', message: `scheme ${url.protocol} is not supported; allowed: http, https` });
+    issues.push({ field: 'baseUrl', message: `scheme ${show(url.protocol)} is not supported; allowed: http, https` });
   }
   if (url && (url.search || url.hash || url.username || url.password)) {
-    issues.push({
-      field: 'base-url',
-      message: 'must not carry a query, fragment or credentials; put the key in api-key',
-    });
+    // The message never repeats the URL: its user info may hold a password.
+    issues.push({ field: 'baseUrl', message: 'must not carry a query, fragment or credentials; give the key as the API key' });
   }
   if (url) resolved.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  for (const key of ['videoVendor', 'servicePrefix', 'textVideoModel', 'imageRelaxPrefix'] as const) {
-    checkSegment(SETTING_LABEL[key], resolved[key], issues);
+  for (const key of SEGMENT_SETTINGS) {
+    const issue = segmentIssue(key, resolved[key]);
+    if (issue) issues.push(issue);
   }
   if (!HEADER_NAME.test(resolved.secretHeader)) {
-    issues.push({ field: 'secret-header', message: `"${resolved.secretHeader}" is not a valid HTTP header name` });
+    issues.push({ field: 'secretHeader', message: `${show(resolved.secretHeader)} is not a valid HTTP header name` });
   }
-  if (config.apiKey !== undefined && config.apiKey.trim() === '') {
-    issues.push({ field: 'api-key', message: 'is empty; give the gateway API key' });
+  const key = config.apiKey;
+  if (key !== undefined) {
+    // Never quoted: it is the secret.
+    if (key.trim() === '') issues.push({ field: 'apiKey', message: 'is empty; give the gateway API key' });
+    else if (!HEADER_VALUE.test(key) || key !== key.trim()) {
+      issues.push({
+        field: 'apiKey',
+        message: 'contains a line break, a control character or surrounding blanks; give the key alone (check how it was pasted)',
+      });
+    }
   }
   if (resolved.acceptedBlendCodes.some((c) => !Number.isInteger(c))) {
     issues.push({ field: 'acceptedBlendCodes', message: 'must be integers' });
@@ -111,7 +91,7 @@ export function resolveConfig(config: ProtocolConfig): ResolvedConfig {
   return resolved;
 }
 
-/** Joins the base URL and path segments; one slash between each, none doubled. */
-export function joinUrl(config: ResolvedConfig, ...segments: string[]): string {
-  return [config.baseUrl, ...segments].join('/');
+/** Joins the base URL and a path; one slash between, none doubled. */
+export function joinUrl(config: Pick<ResolvedConfig, 'baseUrl'>, path: string): string {
+  return `${config.baseUrl}/${path}`;
 }

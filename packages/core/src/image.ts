@@ -4,7 +4,7 @@
  * Pure: no file system, no streams.
  */
 import { filetypeinfo } from 'magic-bytes.js';
-import type { FieldIssue } from './errors.js';
+import type { FieldIssue } from './errors/index.js';
 
 /** How many leading bytes sniffing needs (enough for every image signature we accept). */
 export const SNIFF_BYTES = 64;
@@ -93,4 +93,25 @@ export function decodeBase64Head(base64: string, n = SNIFF_BYTES): Uint8Array {
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
+}
+
+/** A data URI whose bytes really are an image of the type it declares. */
+export function checkDataUri(field: string, uri: unknown, issues: FieldIssue[]): void {
+  if (typeof uri !== 'string') {
+    issues.push({ field, message: 'must be a data URI text: data:<image mime>;base64,<data>' });
+    return;
+  }
+  const parts = splitDataUri(uri);
+  if (!parts) {
+    issues.push({ field, message: 'is not of the form data:<image mime>;base64,<data>' });
+    return;
+  }
+  let type: ReturnType<typeof sniffImageType>;
+  try {
+    type = sniffImageType(decodeBase64Head(parts.base64));
+  } catch {
+    type = undefined;
+  }
+  if (!type) issues.push({ field, message: `is not an image (declared ${parts.mime}, the bytes match no image type)` });
+  else if (type.mime !== parts.mime) issues.push({ field, message: `declares ${parts.mime} but its bytes are ${type.mime}` });
 }

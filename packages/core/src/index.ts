@@ -3,10 +3,13 @@
 export * from './client.js';
 export * from './protocol.js';
 export { bodyStream } from './transport/body.js';
-export { type DownloadResult, downloadFile } from './transport/download.js';
+export { type DownloadOptions, type DownloadResult, downloadFile, downloadToPath } from './transport/download.js';
+export { OutputFile, type ReserveOptions } from './transport/output.js';
 export { type ImageInput, openImage, openImages, type TransportImage } from './transport/sources.js';
 export {
+  checkTimeouts,
   DEFAULT_TIMEOUTS,
+  MAX_TIMEOUT_MS,
   type SendOptions,
   type TimeoutOptions,
   type TransportOptions,

@@ -24,3 +24,34 @@ export function scrub(text: string, secrets: readonly (string | undefined)[]): s
   }
   return out;
 }
+
+/** Deeper than this, a decoded answer is not walked (no gateway nests so deep; a stack must not overflow). */
+export const MAX_DEPTH = 256;
+
+/**
+ * `scrub` through a decoded JSON value (keys and strings). Returns the same value when no secret
+ * occurs, so the common case allocates nothing. Throws a RangeError past MAX_DEPTH levels.
+ */
+export function scrubDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  const live = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  if (live.length === 0) return value;
+  const visit = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return live.some((s) => v.includes(s)) ? scrub(v, live) : v;
+    if (!v || typeof v !== 'object') return v;
+    if (depth > MAX_DEPTH) throw new RangeError(`nested more than ${MAX_DEPTH} levels deep`);
+    if (Array.isArray(v)) {
+      const items = v.map((item) => visit(item, depth + 1));
+      return items.some((item, i) => item !== v[i]) ? items : v;
+    }
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+      const k = visit(key, depth) as string;
+      const next = visit(item, depth + 1);
+      changed ||= k !== key || next !== item;
+      out[k] = next;
+    }
+    return changed ? out : v;
+  };
+  return visit(value, 0) as T;
+}

@@ -3,7 +3,6 @@
  * Bodies are described, not materialised: image bytes stay behind their handles, so a transport
  * can stream them and still know the exact Content-Length.
  */
-import type { OperationName } from './config.js';
 import { base64Length, type SniffedImage } from './image.js';
 import { redactHeaders } from './redact.js';
 
@@ -21,16 +20,16 @@ export type RequestBody =
   | { type: 'json-segments'; contentType: 'application/json'; segments: BodySegment[] }
   | { type: 'multipart'; parts: MultipartPart[] };
 
-/** Which auth style the operation uses; an adapter that authenticates by itself reads this. */
-export type AuthStyle = { type: 'bearer' } | { type: 'header'; name: string };
+/** How the key goes on this request; an adapter that authenticates by itself (n8n) reads this. */
+export type AuthHeader = { type: 'bearer' } | { type: 'header'; name: string };
 
 export interface RequestDescription {
-  readonly operation: OperationName;
+  readonly operation: string;
   readonly method: 'POST';
   readonly url: string;
   /** Includes the auth header when the config carried an API key. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly auth: AuthStyle;
+  readonly auth: AuthHeader;
   readonly body: RequestBody;
   /** Non-fatal remarks about the input (a short prompt, ...). */
   readonly warnings: readonly string[];
@@ -61,11 +60,11 @@ function safeView(request: RequestDescription): Record<string, unknown> {
  * assigning onto a prototype and freezing cost ~7 us a call).
  */
 class DescribedRequest implements RequestDescription {
-  readonly operation: OperationName;
+  readonly operation: string;
   readonly method: 'POST';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly auth: AuthStyle;
+  readonly auth: AuthHeader;
   readonly body: RequestBody;
   readonly warnings: readonly string[];
 

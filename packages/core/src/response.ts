@@ -1,8 +1,7 @@
 /**
- * Raw answer -> parsed JSON or a typed error. Shared by the three operation parsers.
+ * Raw answer -> decoded JSON, or the typed error its status calls for. What the gateway wrote is
+ * data: every piece of it that reaches a message is scrubbed of secrets and reduced to plain text.
  */
-import type { z } from 'zod/v4';
-import type { OperationName } from './config.js';
 import {
   AuthenticationError,
   GatewayError,
@@ -12,13 +11,12 @@ import {
   PermissionDeniedError,
   RateLimitError,
   ServerError,
-} from './errors.js';
+} from './errors/index.js';
+import { type HeaderBag, header } from './headers.js';
 import { parseJsonExact } from './json.js';
 import { scrub } from './redact.js';
 import { parseRetryAfter } from './retry.js';
-import { fieldPath } from './validate.js';
-
-export type HeaderBag = Record<string, string | string[] | undefined>;
+import { plainText } from './text.js';
 
 /** An HTTP answer as any transport can hand it over. */
 export interface RawResponse {
@@ -28,26 +26,17 @@ export interface RawResponse {
 }
 
 export interface ParseContext {
-  operation: OperationName;
-  /** Secrets to scrub from any excerpt (the API key). */
-  secrets?: readonly (string | undefined)[];
+  operation: string;
+  /** Secrets to scrub from anything quoted (the API key). */
+  secrets?: readonly (string | undefined)[] | undefined;
   /** Clock for Retry-After dates (tests). */
-  now?: number;
+  now?: number | undefined;
 }
 
 const EXCERPT_CHARS = 300;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export function header(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name] ?? headers[name.toLowerCase()];
-  if (value !== undefined) return Array.isArray(value) ? value[0] : value;
-  for (const [key, v] of Object.entries(headers)) {
-    if (key.toLowerCase() === name.toLowerCase()) return Array.isArray(v) ? v[0] : v;
-  }
-  return undefined;
-}
-
-function bodyText(body: string | Uint8Array): string | undefined {
+export function bodyText(body: string | Uint8Array): string | undefined {
   if (typeof body === 'string') return body;
   try {
     return decoder.decode(body);
@@ -56,13 +45,18 @@ function bodyText(body: string | Uint8Array): string | undefined {
   }
 }
 
+/** Gateway text fit to quote: secrets scrubbed, one plain line. */
+export function quoted(text: string, secrets: readonly (string | undefined)[] = []): string {
+  return plainText(scrub(text, secrets)).replace(/\s+/g, ' ').trim();
+}
+
 /** A short, single-line, scrubbed excerpt; HTML pages are reduced to their text. */
 export function excerpt(text: string, secrets: readonly (string | undefined)[] = []): string | undefined {
   let t = text;
   if (/^\s*<(!doctype|html|head|body)/i.test(t)) {
     t = t.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
   }
-  t = scrub(t.replace(/\s+/g, ' ').trim(), secrets);
+  t = quoted(t, secrets);
   if (!t) return undefined;
   return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}...` : t;
 }
@@ -91,7 +85,7 @@ function describeErrorBody(json: unknown): Pick<GatewayErrorInit, 'gatewayMessag
       body.detail,
       body.msg,
     ),
-    gatewayCode: typeof code === 'string' || typeof code === 'number' ? code : undefined,
+    gatewayCode: typeof code === 'number' ? code : typeof code === 'string' ? code : undefined,
     requestId: firstString(body.request_id, body.requestId),
   };
 }
@@ -111,12 +105,14 @@ export function httpError(raw: RawResponse, ctx: ParseContext): GatewayError {
   }
   const found = describeErrorBody(json);
   const secrets = ctx.secrets ?? [];
+  const clean = (value: string | undefined) => (value === undefined ? undefined : quoted(value, secrets) || undefined);
+  const code = found.gatewayCode;
   const init: GatewayErrorInit = {
     operation: ctx.operation,
     status: raw.status,
-    gatewayMessage: found.gatewayMessage ? scrub(found.gatewayMessage, secrets) : undefined,
-    gatewayCode: found.gatewayCode,
-    requestId: requestIdOf(raw.headers) ?? found.requestId,
+    gatewayMessage: clean(found.gatewayMessage),
+    gatewayCode: typeof code === 'string' ? clean(code) : code,
+    requestId: clean(requestIdOf(raw.headers) ?? found.requestId),
     bodyExcerpt: excerpt(text, secrets),
   };
   const s = raw.status;
@@ -130,12 +126,35 @@ export function httpError(raw: RawResponse, ctx: ParseContext): GatewayError {
   return new GatewayError(init);
 }
 
-function invalid(raw: RawResponse, ctx: ParseContext, text: string | undefined, problems: string[], cause?: unknown) {
+const ID_KEY = /^(?:id|task_?id|result|request_?id)$/i;
+const ID_VALUE = /^[\w.:-]{4,100}$/;
+const ID_IN_TEXT = /"(?:id|task_?id|taskId|result|request_?id|requestId)"\s*:\s*"?([\w.:-]{4,100})/gi;
+
+/** Ids seen anywhere in an answer (keys such as `id`, `taskId`, `result`, `request_id`), at most three. */
+export function idsIn(json: unknown, text?: string): string[] {
+  const ids = new Set<string>();
+  let budget = 500;
+  const visit = (value: unknown, depth: number) => {
+    if (ids.size >= 3 || budget-- <= 0 || depth > 8 || !value || typeof value !== 'object') return;
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      const id = typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+      if (id !== undefined && ID_KEY.test(key) && ID_VALUE.test(id)) ids.add(id);
+      else visit(v, depth + 1);
+    }
+  };
+  visit(json, 0);
+  if (json === undefined && text) for (const m of text.matchAll(ID_IN_TEXT)) if (m[1] && ids.size < 3) ids.add(m[1]);
+  return [...ids];
+}
+
+export function invalidAnswer(raw: RawResponse, ctx: ParseContext, problems: string[], json?: unknown, cause?: unknown) {
+  const text = bodyText(raw.body);
   return new InvalidResponseError({
     operation: ctx.operation,
     status: raw.status,
-    problems,
+    problems: problems.map((p) => quoted(p, ctx.secrets)),
     bodyExcerpt: text === undefined ? undefined : excerpt(text, ctx.secrets),
+    possibleTaskIds: idsIn(json, text).map((id) => quoted(id, ctx.secrets)),
     cause,
   });
 }
@@ -147,32 +166,12 @@ function invalid(raw: RawResponse, ctx: ParseContext, text: string | undefined, 
 export function readJson(raw: RawResponse, ctx: ParseContext): unknown {
   if (raw.status < 200 || raw.status > 299) throw httpError(raw, ctx);
   const text = bodyText(raw.body);
-  if (text === undefined) throw invalid(raw, ctx, text, ['the body is not valid UTF-8']);
-  if (text.trim() === '') throw invalid(raw, ctx, text, ['the body is empty']);
+  if (text === undefined) throw invalidAnswer(raw, ctx, ['the body is not valid UTF-8']);
+  if (text.trim() === '') throw invalidAnswer(raw, ctx, ['the body is empty']);
   try {
     return parseJsonExact(text);
   } catch (cause) {
     const cut = /end of (json )?input|unterminated/i.test(String((cause as Error)?.message));
-    throw invalid(raw, ctx, text, [cut ? 'the body is cut short (incomplete JSON)' : 'the body is not JSON'], cause);
+    throw invalidAnswer(raw, ctx, [cut ? 'the body is cut short (incomplete JSON)' : 'the body is not JSON'], undefined, cause);
   }
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let v = value;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[key];
-  }
-  return v;
-}
-
-/** Validates decoded JSON against the operation's response schema, naming what is missing. */
-export function conform<T>(json: unknown, schema: z.ZodType<T>, raw: RawResponse, ctx: ParseContext): T {
-  const result = schema.safeParse(json);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const at = fieldPath(issue.path);
-    return valueAt(json, issue.path) === undefined ? `${at} is missing` : `${at}: ${issue.message}`;
-  });
-  throw invalid(raw, ctx, bodyText(raw.body), problems);
 }

@@ -1,9 +1,13 @@
 /**
- * When to try again. Every operation creates a paid task and the spec shows no idempotency key,
- * so we retry only where the gateway cannot have acted: the connection was refused (nothing was
- * sent), 429 (rate limited) and 503 (unavailable). Never another 5xx, never a timeout once the
- * request went out. Pure: the transport (or n8n's `sleep`) does the waiting.
+ * When to try again, decided in one place for every transport (undici here, n8n's helpers in the
+ * node). Every operation creates a paid task and the spec shows no idempotency key, so we retry
+ * only where the gateway cannot have acted: the connection was refused (nothing was sent), 429
+ * (rate limited) and 503 (unavailable). Never another 5xx, never after the request went out.
+ * Pure: the transport does the waiting.
  */
+import { ConnectionError } from './errors/index.js';
+import { type HeaderBag, header } from './headers.js';
+
 export interface RetryPolicy {
   /** Attempts after the first (default 2). */
   retries: number;
@@ -17,17 +21,33 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ retries: 2, 
 
 /** Statuses the gateway answers without having created a task. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
-/** Connection failures that happen before any byte is sent. */
+/** Failures before any byte of the request was written: nothing reached the gateway. */
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+/** Of those, the ones worth another try (a name that does not resolve will not resolve in a second). */
 export const RETRYABLE_CONNECT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date. */
+/** RFC 9110 HTTP-date, in its three forms; anything else is not a date here. */
+const HTTP_DATE =
+  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * `Retry-After` as milliseconds: delta-seconds (a non-negative number) or an HTTP date. Anything
+ * else (a negative number, garbage) is no valid Retry-After: undefined, and the caller backs off.
+ */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const v = value?.trim();
+  if (!v) return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  if (!HTTP_DATE.test(v)) return undefined;
   const date = Date.parse(v);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /**
@@ -48,4 +68,43 @@ export function retryDelay(
   }
   const base = Math.min(policy.baseDelayMs * 2 ** attempt, 8000, policy.maxDelayMs);
   return Math.round(base * (1 - random() * 0.25));
+}
+
+/** What one attempt came to, as a transport sees it. */
+export type AttemptOutcome =
+  | { kind: 'answer'; status: number; headers: HeaderBag }
+  /** No answer; `code` is the failure's code (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...). */
+  | { kind: 'no-answer'; code: string | undefined };
+
+export interface RetryContext {
+  policy?: RetryPolicy | undefined;
+  /** Whether the body can be sent again (a one-shot stream cannot). */
+  replayable?: boolean | undefined;
+  random?: () => number;
+  now?: number;
+}
+
+/** Wait this long and try again, or stop (and hand the outcome to the parser or the caller). */
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
+
+export function decideRetry(outcome: AttemptOutcome, attempt: number, ctx: RetryContext = {}): RetryDecision {
+  if (ctx.replayable === false) return { retry: false };
+  let retryAfterMs: number | undefined;
+  if (outcome.kind === 'answer') {
+    if (!RETRYABLE_STATUSES.has(outcome.status)) return { retry: false };
+    retryAfterMs = parseRetryAfter(header(outcome.headers, 'retry-after'), ctx.now);
+  } else if (outcome.code === undefined || !RETRYABLE_CONNECT_CODES.has(outcome.code)) return { retry: false };
+  const delayMs = retryDelay(attempt, retryAfterMs, ctx.policy ?? DEFAULT_RETRY, ctx.random);
+  return delayMs === undefined ? { retry: false } : { retry: true, delayMs };
+}
+
+/** A failure without an answer, worded by whether the request can have reached the gateway. */
+export function noAnswer(operation: string, url: string, code: string | undefined, cause?: unknown): ConnectionError {
+  const host = new URL(url).host;
+  const sent = code === undefined || !NOT_SENT_CODES.has(code);
+  const why = code ? ` (${code})` : '';
+  const message = sent
+    ? `${operation}: the connection to the gateway at ${host} broke after the request was sent, before an answer${why}`
+    : `${operation}: could not reach the gateway at ${host}${why}; nothing was sent`;
+  return new ConnectionError(message, { operation, code, sent, cause });
 }

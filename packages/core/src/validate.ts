@@ -1,7 +1,6 @@
 /** zod issues -> our field-named ValidationError. */
 import type { z } from 'zod/v4';
-import type { OperationName } from './config.js';
-import { type FieldIssue, ValidationError } from './errors.js';
+import { type FieldIssue, ValidationError } from './errors/index.js';
 
 export function fieldPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -30,7 +29,7 @@ export function toFieldIssues(error: z.ZodError, allowedKeys?: readonly string[]
 export function validate<T>(
   schema: z.ZodType<T>,
   input: unknown,
-  operation: OperationName,
+  operation: string,
   extra: FieldIssue[] = [],
 ): T {
   const result = schema.safeParse(input);

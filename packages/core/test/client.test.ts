@@ -388,8 +388,8 @@ describe('download', () => {
 
 describe('secrets', () => {
   it('the key is in no error text, JSON, inspect output, request description or client', async () => {
-    const { buildBlendRequest, resolveConfig } = await import('../src/protocol.js');
-    const request = buildBlendRequest(resolveConfig({ baseUrl: 'http://h', apiKey: KEY }), {
+    const { blend, buildRequest, resolveConfig } = await import('../src/protocol.js');
+    const request = buildRequest(blend, resolveConfig({ baseUrl: 'http://h', apiKey: KEY }), {
       base64Array: [{ size: PNG.length, head: PNG, handle: PNG }],
     });
     const texts = [

@@ -6,16 +6,15 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  buildBlendRequest,
-  buildImageToVideoRequest,
-  buildTextToVideoRequest,
+  blend,
+  buildRequest,
   type ImageSource,
+  imageToVideo,
   MediaGatewayError,
-  parseBlendResponse,
-  parseImageToVideoResponse,
-  parseTextToVideoResponse,
+  parseAnswer,
   type RawResponse,
   resolveConfig,
+  textToVideo,
 } from '../src/protocol.js';
 import { I2V_OK, PNG, T2V_OK } from './recording-server.js';
 
@@ -73,10 +72,12 @@ function mutate(base: unknown, path: string[], replacement: unknown): string {
   return exact(copy);
 }
 
+const parse = (op: typeof imageToVideo | typeof textToVideo | typeof blend) => (raw: RawResponse) =>
+  parseAnswer(op, raw, { config, secrets: ['k-fuzz-key'] });
 const parsers: [string, (raw: RawResponse) => unknown, unknown][] = [
-  ['image-to-video parser', parseImageToVideoResponse, I2V_OK],
-  ['text-to-video parser', parseTextToVideoResponse, JSON.parse(T2V_OK)],
-  ['blend parser', parseBlendResponse, { code: 1, description: 'ok', properties: {}, result: '1790000000000000123' }],
+  ['image-to-video parser', parse(imageToVideo), I2V_OK],
+  ['text-to-video parser', parse(textToVideo), JSON.parse(T2V_OK)],
+  ['blend parser', parse(blend), { code: 1, description: 'ok', properties: {}, result: '1790000000000000123' }],
 ];
 
 const statuses = fc.oneof(fc.constant(200), fc.constant(201), fc.integer({ min: 100, max: 599 }));
@@ -137,7 +138,7 @@ describe('validators', () => {
             { requiredKeys: [] },
           ),
         ),
-        (input) => outcome('text-to-video validator', () => buildTextToVideoRequest(config, input as never)),
+        (input) => outcome('text-to-video validator', () => buildRequest(textToVideo, config, input as never)),
       ),
       { numRuns: RUNS },
     );
@@ -155,7 +156,7 @@ describe('validators', () => {
           },
           { requiredKeys: ['input_image'] },
         ),
-        (input) => outcome('image-to-video validator', () => buildImageToVideoRequest(config, input as never)),
+        (input) => outcome('image-to-video validator', () => buildRequest(imageToVideo, config, input as never)),
       ),
       { numRuns: RUNS },
     );
@@ -177,7 +178,7 @@ describe('validators', () => {
           },
           { requiredKeys: ['base64Array'] },
         ),
-        (input) => outcome('blend validator', () => buildBlendRequest(config, input as never)),
+        (input) => outcome('blend validator', () => buildRequest(blend, config, input as never)),
       ),
       { numRuns: RUNS },
     );

@@ -1,56 +1,52 @@
-/** Schema pieces the operations share. */
+/** Pieces the operations share for reading answers: tolerant readers and the schemas of ids and integers. */
 import * as z from 'zod/v4';
+import { exactDigits } from '../fields.js';
+import { show } from '../text.js';
 
-/** A value as an error message may quote it; never throws (hostile toString, cycles, bigints). */
-export function show(value: unknown): string {
-  if (typeof value === 'string') return `"${value.length > 80 ? `${value.slice(0, 80)}...` : value}"`;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  return value === null ? 'null' : `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
+/** The value at a path of a decoded answer, or undefined anywhere along it. */
+export function at(value: unknown, ...path: readonly (string | number)[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[key];
+  }
+  return v;
 }
 
-/**
- * An integer with every digit kept: a safe JS integer, a bigint, or a decimal string.
- * Normalised to its decimal digits. Big numbers from a gateway arrive as digit strings
- * (see json.ts), so the same schema reads requests and responses.
- */
-export const exactInteger = (what: string) =>
-  // One transform instead of a union: unions try each branch and are the slow path of zod.
-  z.unknown().transform((value, ctx) => {
-    if (typeof value === 'number') {
-      if (Number.isSafeInteger(value)) return String(value);
-      ctx.addIssue({
-        code: 'custom',
-        message: Number.isInteger(value)
-          ? `must be ${what}; ${value} is beyond 2^53, give it as a string to keep every digit`
-          : `must be ${what}, got ${value}`,
-      });
-      return z.NEVER;
-    }
-    if (typeof value === 'bigint') return value.toString();
-    if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) return BigInt(value.trim()).toString();
-    ctx.addIssue({ code: 'custom', message: `must be ${what}, got ${show(value)}` });
-    return z.NEVER;
-  });
+export const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-/** An integer a gateway sends (sizes, times, quotas); beyond 2^53 it arrives as a digit string (json.ts). */
+/** An integer the gateway sent: a number when safe, else its exact digits (json.ts turns big ones into digit strings). */
+export function integer(value: unknown): number | string | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
+  }
+  return undefined;
+}
+
+/** A safe integer only (status codes, milliseconds). */
+export function smallInteger(value: unknown): number | undefined {
+  const n = integer(value);
+  return typeof n === 'number' ? n : undefined;
+}
+
+/** An id the gateway sent as text or as a (possibly huge) number, as text with every digit. */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const read = exactDigits(value);
+  return 'digits' in read ? read.digits : undefined;
+}
+
+/** A task id: a text, or an integer of any size (the spec types the blend id as a string, some gateways send a number). */
+export const taskIdSchema = z.custom<string | number>(
+  (value) => (typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isInteger(value)),
+  { error: (issue) => `must be a task id (a text or an integer), got ${show(issue.input)}` },
+);
+
+/** An integer as the gateway sends it; beyond 2^53 it arrives as a digit string (json.ts). */
 export const wireInteger = z.custom<number | string>(
   (value) =>
     (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value)),
-  { error: 'must be an integer' },
+  { error: (issue) => `must be an integer, got ${show(issue.input)}` },
 );
-
-export const absoluteHttpUrl = () =>
-  z.string({ error: `must be an absolute http(s) URL` }).refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-      } catch {
-        return false;
-      }
-    },
-    {
-      error: (issue) =>
-        `${show(issue.input)} is not an absolute http(s) URL; allowed: http://host/... or https://host/...`,
-    },
-  );

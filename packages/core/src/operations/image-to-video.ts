@@ -1,74 +1,42 @@
 /**
- * Image-to-video, 1.6 standard, 10 s (spec 2.1, 2.2, 4.1):
- * POST {base}/{video_vendor}/m2v_16_img2video_10s, multipart in, a created task out. Bearer auth.
+ * Image-to-video, 1.6 standard, 10 s (spec 2.1, 2.2, 4.1): POST {base}/{video_vendor}/m2v_16_img2video_10s,
+ * multipart in, a created task out. Bearer auth. The answer is useful with a success envelope and
+ * `data.task.id`: the task then exists (and was paid for), whatever else the answer lacks.
  */
 import * as z from 'zod/v4';
-import { joinUrl, type ResolvedConfig } from '../config.js';
-import { type FieldIssue, RefusedError } from '../errors.js';
-import { checkImage, type ImageSource } from '../image.js';
-import { describeRequest, type MultipartPart, type RequestDescription } from '../request.js';
-import { conform, type ParseContext, type RawResponse, readJson } from '../response.js';
-import { validate } from '../validate.js';
-import { exactInteger, show, wireInteger } from './common.js';
+import { field } from '../fields.js';
+import { defineOperation } from '../operation.js';
+import { at, idText, integer, smallInteger, taskIdSchema, text, wireInteger } from './common.js';
 
-export const OPERATION = 'image-to-video';
-/** The last path segment: generation 1.6, standard quality, 10-second clip. */
-export const IMAGE_TO_VIDEO_ROUTE = 'm2v_16_img2video_10s';
-/** The multipart part that carries the image. */
-export const IMAGE_FIELD = 'input_image';
+/** The spec's success envelope: `status` 200 and `result` 1. */
+export const ENVELOPE_OK = { status: 200, result: 1 } as const;
+/** Task status of a task that has just been created (spec section 3). */
+export const TASK_CREATED = 5;
 
-const cfg = z
-  .number({ error: 'must be a finite number (such as 0.5)' })
-  .refine(Number.isFinite, { error: 'must be a finite number (such as 0.5)' });
-
-/** The text fields, typed (the builder's input). Allowed ranges of cfg and aspect_ratio are not shown. */
-export const imageToVideoFieldsSchema = z.strictObject({
-  prompt: z.string({ error: 'must be a text' }).optional(),
-  negative_prompt: z.string({ error: 'must be a text' }).optional(),
-  cfg: cfg.optional(),
-  aspect_ratio: z
-    .string({ error: 'must be a text of the form <width>:<height>' })
-    .regex(/^[1-9]\d*:[1-9]\d*$/, {
-      error: (issue) =>
-        `${show(issue.input)} is not allowed; allowed: <width>:<height> with positive integers, such as 1:1 or 16:9`,
-    })
-    .optional(),
-});
-
-/** The same fields as they arrive in multipart (all strings), for servers such as the emulator. */
-export const imageToVideoWireFieldsSchema = imageToVideoFieldsSchema.extend({
-  cfg: z
-    .string()
-    .transform((s, ctx) => {
-      const n = s.trim() === '' ? Number.NaN : Number(s);
-      if (!Number.isFinite(n))
-        ctx.addIssue({ code: 'custom', message: `"${s}" must be a finite number (such as 0.5)` });
-      return n;
-    })
-    .optional(),
-});
-
-export type ImageToVideoFields = z.input<typeof imageToVideoFieldsSchema>;
-export interface ImageToVideoInput<Handle = unknown> extends ImageToVideoFields {
-  input_image: ImageSource<Handle>;
+/** `[year, month, day, hour, minute, second, nanoseconds]` -> Date (UTC), or undefined if malformed. */
+export function timestampToDate(parts: unknown): Date | undefined {
+  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'number')) return undefined;
+  const [y, mo, d, h = 0, mi = 0, s = 0, ns = 0] = parts as number[];
+  if (y === undefined || mo === undefined || d === undefined) return undefined;
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(ns / 1e6)));
+  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-/** The fields in the order they go on the wire: text first, so a server can refuse early. */
-const TEXT_FIELDS = ['prompt', 'negative_prompt', 'cfg', 'aspect_ratio'] as const;
+const okEnvelope = (value: unknown, ok: number) => value !== undefined && Number(value) === ok;
 
-const timeMs = wireInteger;
-export const imageToVideoResponseSchema = z.looseObject({
+/** Everything section 2.2 lists; a gap here only warns. */
+const listed = z.looseObject({
   data: z.looseObject({
     limitation: z.looseObject({ limit: wireInteger, remaining: wireInteger, type: z.string() }),
     message: z.string(),
     status: z.number().int(),
     task: z.looseObject({
-      id: z.union([z.string(), exactInteger('a task id')]),
+      id: taskIdSchema,
       status: z.number().int(),
       type: z.string(),
-      createTime: timeMs,
-      updateTime: timeMs,
-      viewTime: timeMs,
+      createTime: wireInteger,
+      updateTime: wireInteger,
+      viewTime: wireInteger,
       viewed: z.boolean(),
       deleted: z.boolean(),
       favored: z.boolean(),
@@ -88,113 +56,114 @@ export const imageToVideoResponseSchema = z.looseObject({
   timestamp: z.array(z.number().int()),
 });
 
-export type ImageToVideoResponse = z.output<typeof imageToVideoResponseSchema>;
-
-/** The spec's success envelope: `status` 200 and `result` 1. */
-export const ENVELOPE_OK = { status: 200, result: 1 } as const;
-/** Task status of a task that has just been created (spec section 3). */
-export const TASK_CREATED = 5;
-
 export interface ImageToVideoResult {
-  operation: typeof OPERATION;
+  /** The created task's id (digits of a numeric id kept). */
   taskId: string;
   /** Task status code (5 = just created; other values are not documented). */
-  status: number;
-  taskType: string;
-  message: string;
+  status: number | undefined;
+  taskType: string | undefined;
+  message: string | undefined;
   /** `data.task.createTime` as a Date. */
-  createdAt: Date;
+  createdAt: Date | undefined;
   /** The envelope `timestamp` array as a Date (read as UTC: the spec states no zone). */
   timestamp: Date | undefined;
-  quota: { limit: number; remaining: number; type: string };
+  /** The quota of the task kind (`data.limitation`); the unit is not stated. */
+  quota: { limit: number | string | undefined; remaining: number | string | undefined; type: string | undefined } | undefined;
   /** Task arguments as a name -> value map (values are strings, as sent). */
   arguments: Record<string, string>;
-  response: ImageToVideoResponse;
 }
 
-export function buildImageToVideoRequest<H>(config: ResolvedConfig, input: ImageToVideoInput<H>): RequestDescription {
-  const { input_image, ...fields } = (input ?? {}) as ImageToVideoInput<H>;
-  const issues: FieldIssue[] = [];
-  if (!input_image) issues.push({ field: IMAGE_FIELD, message: 'is required: an image file (PNG, JPEG, ...)' });
-  const image = input_image ? checkImage(IMAGE_FIELD, input_image, issues) : undefined;
-  const text = validate(imageToVideoFieldsSchema, fields, OPERATION, issues);
-
-  const parts: MultipartPart[] = [];
-  for (const name of TEXT_FIELDS) {
-    const value = text[name];
-    if (value !== undefined) parts.push({ name, value: String(value) });
+function argumentsOf(list: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!Array.isArray(list)) return out;
+  for (const entry of list) {
+    const name = text(at(entry, 'name'));
+    const value = text(at(entry, 'value'));
+    if (name !== undefined && value !== undefined) out[name] = value;
   }
-  if (image) {
-    parts.push({
-      name: IMAGE_FIELD,
-      image,
-      filename: image.name || `image.${image.extension}`,
-      contentType: image.mime,
-    });
-  }
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-  return describeRequest({
-    operation: OPERATION,
-    method: 'POST',
-    url: joinUrl(config, config.videoVendor, IMAGE_TO_VIDEO_ROUTE),
-    headers,
-    auth: { type: 'bearer' },
-    body: { type: 'multipart', parts },
-    warnings: [],
-  });
+  return out;
 }
 
-/** `[year, month, day, hour, minute, second, nanoseconds]` -> Date (UTC), or undefined if malformed. */
-export function timestampToDate(parts: readonly number[]): Date | undefined {
-  const [y, mo, d, h = 0, mi = 0, s = 0, ns = 0] = parts;
-  if (y === undefined || mo === undefined || d === undefined) return undefined;
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(ns / 1e6)));
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-const envelopeSchema = z.looseObject({ status: z.unknown(), result: z.unknown(), message: z.unknown() });
-
-export function parseImageToVideoResponse(
-  raw: RawResponse,
-  ctx: Omit<ParseContext, 'operation'> = {},
-): ImageToVideoResult {
-  const context = { ...ctx, operation: OPERATION } as const;
-  const json = readJson(raw, context);
-  const envelope = envelopeSchema.safeParse(json);
-  if (
-    envelope.success &&
-    (envelope.data.status !== ENVELOPE_OK.status || envelope.data.result !== ENVELOPE_OK.result)
-  ) {
-    const { status, result, message } = envelope.data;
-    if (status !== undefined || result !== undefined) {
-      throw new RefusedError({
-        operation: OPERATION,
-        status: raw.status,
+export const imageToVideo = defineOperation({
+  name: 'image-to-video',
+  title: 'Image to Video',
+  kind: 'video',
+  summary: 'create a video task from an image and a prompt',
+  description:
+    'Uploads the image with the prompt and settings (generation 1.6, standard quality, a 10-second clip). ' +
+    `The gateway answers with the task it created (status ${TASK_CREATED} = just created); the video is made later.`,
+  route: [{ setting: 'videoVendor' }, 'm2v_16_img2video_10s'],
+  auth: 'bearer',
+  body: 'multipart',
+  images: {
+    field: 'input_image',
+    many: false,
+    encoding: 'multipart',
+    description: 'the source image (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC)',
+  },
+  fields: {
+    prompt: field.text({ description: 'what should happen in the video', long: true }),
+    negative_prompt: field.text({ description: 'what must not appear in the video' }),
+    cfg: field.number({
+      label: 'CFG',
+      description: 'guidance strength: how closely the video follows the prompt (0.5 is typical)',
+      example: '0.5',
+      suggested: 0.5,
+    }),
+    aspect_ratio: field.text({
+      description: 'the shape of the video (the gateway does not list its allowed values)',
+      format: {
+        pattern: /^[1-9]\d*:[1-9]\d*$/,
+        rule: '<width>:<height> with positive integers, such as 1:1 or 16:9',
+      },
+      example: '16:9',
+    }),
+  },
+  answer: {
+    useful: z.looseObject({
+      status: z.custom((v) => okEnvelope(v, ENVELOPE_OK.status), { error: `must be ${ENVELOPE_OK.status}` }),
+      result: z.custom((v) => okEnvelope(v, ENVELOPE_OK.result), { error: `must be ${ENVELOPE_OK.result}` }),
+      data: z.looseObject({ task: z.looseObject({ id: taskIdSchema }) }),
+    }),
+    listed,
+    refusal(json) {
+      const { status, result, message } = json;
+      if (status === undefined && result === undefined) return undefined;
+      if (okEnvelope(status, ENVELOPE_OK.status) && okEnvelope(result, ENVELOPE_OK.result)) return undefined;
+      return {
         gatewayCode: typeof status === 'number' ? status : typeof result === 'number' ? result : undefined,
-        gatewayMessage:
-          typeof message === 'string' && message
-            ? message
-            : `envelope status ${String(status)}, result ${String(result)}`,
-      });
-    }
-  }
-  const response = conform(json, imageToVideoResponseSchema, raw, context);
-  const task = response.data.task;
-  return {
-    operation: OPERATION,
-    taskId: task.id,
-    status: task.status,
-    taskType: task.type,
-    message: response.message,
-    createdAt: new Date(Number(task.createTime)),
-    timestamp: timestampToDate(response.timestamp),
-    quota: {
-      limit: Number(response.data.limitation.limit),
-      remaining: Number(response.data.limitation.remaining),
-      type: response.data.limitation.type,
+        gatewayMessage: text(message) || `envelope status ${String(status)}, result ${String(result)}`,
+      };
     },
-    arguments: Object.fromEntries(task.taskInfo.arguments.map((a) => [a.name, a.value])),
-    response,
-  };
-}
+    read(json): ImageToVideoResult {
+      const task = at(json, 'data', 'task');
+      const limitation = at(json, 'data', 'limitation');
+      const created = smallInteger(at(task, 'createTime'));
+      return {
+        taskId: idText(at(task, 'id')) ?? '',
+        status: smallInteger(at(task, 'status')),
+        taskType: text(at(task, 'type')),
+        message: text(json.message),
+        createdAt: created === undefined ? undefined : new Date(created),
+        timestamp: timestampToDate(json.timestamp),
+        quota:
+          limitation && typeof limitation === 'object'
+            ? {
+                limit: integer(at(limitation, 'limit')),
+                remaining: integer(at(limitation, 'remaining')),
+                type: text(at(limitation, 'type')),
+              }
+            : undefined,
+        arguments: argumentsOf(at(task, 'taskInfo', 'arguments')),
+      };
+    },
+  },
+  outputs: [
+    { name: 'taskId', description: 'the created task id, every digit exact', value: (r) => r.taskId },
+    { name: 'status', description: 'the task status code (5 = just created)', value: (r) => r.status },
+  ],
+  describe: (r) => [
+    `image-to-video: task ${r.taskId} created (status ${r.status ?? 'not given'})`,
+    ...(r.quota ? [`  quota: ${r.quota.remaining ?? '?'} of ${r.quota.limit ?? '?'} left (${r.quota.type ?? 'kind not given'})`] : []),
+  ],
+});

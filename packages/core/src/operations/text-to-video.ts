@@ -1,140 +1,123 @@
 /**
  * Text-to-video (spec 2.3, 2.4, 4.2): POST {base}/{service_prefix}/submit/{text_video_model},
- * JSON in, a finished video reference out. Bearer auth.
+ * JSON in, a finished video reference out. Bearer auth. The answer is useful with `video.url`.
  */
 import * as z from 'zod/v4';
-import { checkSegment, joinUrl, type ResolvedConfig } from '../config.js';
-import { RefusedError } from '../errors.js';
-import { rawInteger } from '../json.js';
-import { describeRequest, type RequestDescription } from '../request.js';
-import { conform, type ParseContext, type RawResponse, readJson, requestIdOf } from '../response.js';
-import { validate } from '../validate.js';
-import { exactInteger, show, wireInteger } from './common.js';
-
-export const OPERATION = 'text-to-video';
+import { field } from '../fields.js';
+import { requestIdOf } from '../response.js';
+import { defineOperation } from '../operation.js';
+import { at, idText, integer, text, wireInteger } from './common.js';
 
 /** Fewer words than this draws a warning: the spec says a short prompt gives poor results. */
 export const SHORT_PROMPT_WORDS = 5;
 
-/** The spec's limits (sections 2.3 and 8), for the schema below and for UIs (n8n's typeOptions). */
-export const TEXT_TO_VIDEO_RANGES = {
-  num_inference_steps: { min: 1, max: 50 },
-  guidance_scale: { min: 2, max: 10 },
-} as const;
-const { num_inference_steps: STEPS, guidance_scale: GUIDANCE } = TEXT_TO_VIDEO_RANGES;
-
-/** The request body exactly as the gateway reads it (also used by the emulator). */
-export const textToVideoRequestSchema = z.strictObject({
-  prompt: z
-    .string({ error: 'is required: a non-empty text (a detailed description works best)' })
-    .refine((s) => s.trim().length > 0, {
-      error: 'is empty; give a non-empty text (a detailed description works best)',
-    }),
-  negative_prompt: z.string({ error: 'must be a text' }).optional(),
-  num_inference_steps: z
-    .number({ error: `must be an integer from ${STEPS.min} to ${STEPS.max}` })
-    .refine((n) => Number.isInteger(n) && n >= STEPS.min && n <= STEPS.max, {
-      error: (issue) => `${show(issue.input)} is not allowed; allowed: an integer from ${STEPS.min} to ${STEPS.max}`,
-    })
-    .optional(),
-  guidance_scale: z
-    .number({ error: `must be a number from ${GUIDANCE.min} to ${GUIDANCE.max}` })
-    .refine((n) => Number.isFinite(n) && n >= GUIDANCE.min && n <= GUIDANCE.max, {
-      error: (issue) =>
-        `${show(issue.input)} is not allowed; allowed: a number from ${GUIDANCE.min} to ${GUIDANCE.max}`,
-    })
-    .optional(),
-  seed: exactInteger('an integer').optional(),
-});
-
-export type TextToVideoRequest = z.input<typeof textToVideoRequestSchema>;
-
-export interface TextToVideoInput extends TextToVideoRequest {
-  /** Overrides the configured `{text_video_model}` path segment for this call. */
-  model?: string | undefined;
-}
-
-export const textToVideoResponseSchema = z.looseObject({
-  video: z.looseObject({
-    url: z.string(),
-    content_type: z.string(),
-    file_size: wireInteger,
-  }),
-  seed: exactInteger('an integer'),
-  status: z.string(),
-  request_id: z.string(),
-});
-
-export type TextToVideoResponse = z.output<typeof textToVideoResponseSchema>;
-
-export interface TextToVideoResult {
-  operation: typeof OPERATION;
-  /** Completion state text (`COMPLETED`). */
-  status: string;
-  videoUrl: string;
-  contentType: string;
-  fileSize: number;
-  /** The seed used, as exact decimal digits. */
-  seed: string;
-  requestId: string;
-  /** The parsed answer, unknown fields kept. */
-  response: TextToVideoResponse;
-}
-
 /** Statuses that mean the video is ready. The spec shows only `COMPLETED`. */
 export const COMPLETED_STATUSES: ReadonlySet<string> = new Set(['COMPLETED']);
 
-export function buildTextToVideoRequest(config: ResolvedConfig, input: TextToVideoInput): RequestDescription {
-  const { model, ...fields } = (input ?? {}) as TextToVideoInput;
-  const segmentIssues: { field: string; message: string }[] = [];
-  const modelSegment = model ?? config.textVideoModel;
-  if (model !== undefined) checkSegment('model', model, segmentIssues);
-  const body = validate(textToVideoRequestSchema, fields, OPERATION, segmentIssues);
-
-  const warnings: string[] = [];
-  const words = body.prompt.trim().split(/\s+/).length;
-  if (words < SHORT_PROMPT_WORDS) {
-    warnings.push(
-      `prompt has ${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail`,
-    );
-  }
-  const wire = { ...body, ...(body.seed === undefined ? {} : { seed: rawInteger(body.seed) }) };
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-  return describeRequest({
-    operation: OPERATION,
-    method: 'POST',
-    url: joinUrl(config, config.servicePrefix, 'submit', modelSegment),
-    headers,
-    auth: { type: 'bearer' },
-    body: { type: 'json', contentType: 'application/json', text: JSON.stringify(wire) },
-    warnings,
-  });
+function shortPrompt(prompt: string): string | undefined {
+  const words = prompt.trim().split(/\s+/).length;
+  return words < SHORT_PROMPT_WORDS
+    ? `${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail`
+    : undefined;
 }
 
-export function parseTextToVideoResponse(
-  raw: RawResponse,
-  ctx: Omit<ParseContext, 'operation'> = {},
-): TextToVideoResult {
-  const context = { ...ctx, operation: OPERATION } as const;
-  const response = conform(readJson(raw, context), textToVideoResponseSchema, raw, context);
-  if (!COMPLETED_STATUSES.has(response.status)) {
-    throw new RefusedError({
-      operation: OPERATION,
-      status: raw.status,
-      gatewayCode: response.status,
-      gatewayMessage: `the gateway answered status "${response.status}", not COMPLETED`,
-      requestId: response.request_id,
-    });
-  }
-  return {
-    operation: OPERATION,
-    status: response.status,
-    videoUrl: response.video.url,
-    contentType: response.video.content_type,
-    fileSize: Number(response.video.file_size),
-    seed: response.seed,
-    requestId: response.request_id || requestIdOf(raw.headers) || '',
-    response,
-  };
+export interface TextToVideoResult {
+  /** Completion state text (`COMPLETED`; undefined if the answer gave none). */
+  status: string | undefined;
+  videoUrl: string;
+  contentType: string | undefined;
+  /** Bytes, as announced: a number, or exact digits beyond 2^53. */
+  fileSize: number | string | undefined;
+  /** The seed used, as exact decimal digits. */
+  seed: string | undefined;
+  requestId: string | undefined;
 }
+
+export const textToVideo = defineOperation({
+  name: 'text-to-video',
+  title: 'Text to Video',
+  kind: 'video',
+  summary: 'make a video from a text prompt and get (or download) it',
+  description:
+    'Sends the prompt and settings and waits until the gateway answers with the finished video: its URL, ' +
+    'type, size, the seed used and the request id. A detailed prompt works best.',
+  route: [{ setting: 'servicePrefix' }, 'submit', { setting: 'textVideoModel' }],
+  auth: 'bearer',
+  body: 'json',
+  images: undefined,
+  fields: {
+    prompt: field.text({
+      required: true,
+      nonEmpty: true,
+      long: true,
+      description: 'a detailed description of the video; short prompts give poor results',
+      warn: shortPrompt,
+    }),
+    negative_prompt: field.text({ description: 'what must not appear in the video' }),
+    num_inference_steps: field.integer({
+      min: 1,
+      max: 50,
+      label: 'Number of Inference Steps',
+      description: 'more steps: more detail, slower',
+      suggested: 25,
+    }),
+    guidance_scale: field.number({
+      min: 2,
+      max: 10,
+      description: 'how closely the video follows the prompt',
+      suggested: 5,
+    }),
+    seed: field.digits({
+      description: 'the random seed; the same seed and settings repeat a result',
+      example: '196619188014358660',
+    }),
+    model: field.segment({
+      setting: 'textVideoModel',
+      description: 'the model path segment for this call, instead of the text video model setting',
+      example: 'text_video_model',
+    }),
+  },
+  answer: {
+    useful: z.looseObject({ video: z.looseObject({ url: z.string().min(1) }) }),
+    listed: z.looseObject({
+      video: z.looseObject({ url: z.string(), content_type: z.string(), file_size: wireInteger }),
+      seed: wireInteger,
+      status: z.string(),
+      request_id: z.string(),
+    }),
+    refusal(json) {
+      const status = json.status;
+      if (status === undefined || (typeof status === 'string' && COMPLETED_STATUSES.has(status))) return undefined;
+      return {
+        gatewayCode: typeof status === 'string' || typeof status === 'number' ? status : undefined,
+        gatewayMessage: text(json.error) ?? text(json.message) ?? `the gateway answered status ${JSON.stringify(status)}, not COMPLETED`,
+        requestId: text(json.request_id),
+      };
+    },
+    read(json, ctx): TextToVideoResult {
+      return {
+        status: text(json.status),
+        videoUrl: String(at(json, 'video', 'url')),
+        contentType: text(at(json, 'video', 'content_type')),
+        fileSize: integer(at(json, 'video', 'file_size')),
+        seed: idText(json.seed),
+        requestId: text(json.request_id) || requestIdOf(ctx.raw.headers),
+      };
+    },
+  },
+  outputs: [
+    { name: 'status', description: 'the completion state (COMPLETED)', value: (r) => r.status },
+    { name: 'videoUrl', description: 'the URL of the video', value: (r) => r.videoUrl },
+    { name: 'videoContentType', description: 'the media type of the video', value: (r) => r.contentType },
+    { name: 'videoFileSize', description: 'the size of the video in bytes, every digit exact', value: (r) => r.fileSize },
+    { name: 'seed', description: 'the seed used, every digit exact', value: (r) => r.seed },
+    { name: 'requestId', description: "the gateway's request id", value: (r) => r.requestId },
+  ],
+  describe: (r) => [
+    `text-to-video: ${r.status ?? 'finished (no status given)'}`,
+    `  video: ${r.videoUrl} (${r.contentType ?? 'type not given'}, ${r.fileSize ?? '?'} bytes)`,
+    ...(r.seed === undefined ? [] : [`  seed: ${r.seed}`]),
+    ...(r.requestId === undefined ? [] : [`  request id: ${r.requestId}`]),
+  ],
+  file: (r) => ({ url: r.videoUrl, size: r.fileSize, contentType: r.contentType, kind: 'video', name: 'video.mp4' }),
+});

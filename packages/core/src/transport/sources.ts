@@ -5,9 +5,9 @@
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OperationName } from '../config.js';
-import { type FieldIssue, ValidationError } from '../errors.js';
+import { type FieldIssue, ValidationError } from '../errors/index.js';
 import { type ImageSource, SNIFF_BYTES } from '../image.js';
+import type { RequestDescription } from '../request.js';
 
 /** Anything that can be uploaded as an image. */
 export type ImageInput =
@@ -34,6 +34,16 @@ export type ImageHandle =
   | { kind: 'stream'; head: Uint8Array; rest: AsyncIterator<Uint8Array>; used: boolean };
 
 export type TransportImage = ImageSource<ImageHandle>;
+
+/** The images a request's body carries (their handles are this transport's). */
+export function imagesOf(request: RequestDescription): TransportImage[] {
+  const b = request.body;
+  if (b.type === 'multipart') return b.parts.flatMap((p) => ('image' in p ? [p.image as TransportImage] : []));
+  if (b.type === 'json-segments') {
+    return b.segments.flatMap((s) => (typeof s === 'string' ? [] : [s.image as TransportImage]));
+  }
+  return [];
+}
 
 /** Whether every image can be read again (a retry needs a fresh body). */
 export function replayable(sources: readonly TransportImage[]): boolean {
@@ -130,7 +140,7 @@ export async function openImage(
 
 export async function openImages(
   inputs: Record<string, ImageInput | undefined>,
-  operation: OperationName,
+  operation: string,
 ): Promise<Record<string, TransportImage | undefined>> {
   const issues: FieldIssue[] = [];
   const out: Record<string, TransportImage | undefined> = {};

@@ -1,32 +1,25 @@
 /**
  * The one place the library talks HTTP: undici `request()` (not `fetch`: it tees upload bodies),
- * with phase timeouts, an overall deadline, abort, a response size cap and the retry policy.
+ * with phase timeouts, an overall deadline, abort, a response size cap, and a short loop around the
+ * core's retry decision.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { OperationName } from '../config.js';
 import {
   AbortedError,
-  ConnectionError,
+  type FieldIssue,
   InvalidResponseError,
   MediaGatewayError,
   TimeoutError,
   type TimeoutPhase,
-} from '../errors.js';
+  ValidationError,
+} from '../errors/index.js';
 import { encodeMultipart, type RequestDescription } from '../request.js';
 import type { RawResponse } from '../response.js';
-import { header, httpError } from '../response.js';
-import {
-  DEFAULT_RETRY,
-  parseRetryAfter,
-  RETRYABLE_CONNECT_CODES,
-  RETRYABLE_STATUSES,
-  type RetryPolicy,
-  retryDelay,
-} from '../retry.js';
+import { type AttemptOutcome, DEFAULT_RETRY, decideRetry, noAnswer, type RetryPolicy } from '../retry.js';
 import { bodyStream } from './body.js';
-import { replayable, type TransportImage } from './sources.js';
+import { imagesOf, replayable } from './sources.js';
 import { Agent, request as undiciRequest } from './undici-parts.js';
 
 export interface TimeoutOptions {
@@ -47,10 +40,13 @@ export const DEFAULT_TIMEOUTS: Required<TimeoutOptions> = Object.freeze({
   totalMs: 900_000,
 });
 
+/** Node's timers hold at most 2^31 - 1 ms (~24.8 days); a longer one would fire at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export interface TransportOptions {
   timeouts?: TimeoutOptions;
   retry?: Partial<RetryPolicy>;
-  /** Largest response body accepted (default 16 MiB). */
+  /** Largest response body accepted (default 16 MiB: 16 * 1024 * 1024). */
   maxResponseBytes?: number;
   /** undici dispatcher to use (default: an Agent owned by the transport). */
   dispatcher?: Dispatcher;
@@ -74,13 +70,16 @@ const PHASE_BY_CODE: Record<string, TimeoutPhase> = {
   UND_ERR_BODY_TIMEOUT: 'body',
 };
 
-class Retryable extends Error {
-  constructor(
-    readonly error: MediaGatewayError,
-    readonly retryAfterMs: number | undefined,
-  ) {
-    super(error.message);
+/** Refuses timeouts Node cannot time (they would fire at once) and non-positive ones. */
+export function checkTimeouts(timeouts: TimeoutOptions): void {
+  const issues: FieldIssue[] = [];
+  for (const [key, ms] of Object.entries(timeouts)) {
+    if (ms === undefined) continue;
+    if (!(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMEOUT_MS)) {
+      issues.push({ field: `timeouts.${key}`, message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)` });
+    }
   }
+  if (issues.length > 0) throw new ValidationError(issues);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -98,6 +97,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Stops reading a response body; its 'aborted' error has nobody to hear it, and must not crash the process. */
+export function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+export function errorCode(error: unknown): string | undefined {
+  let e = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === 'string') return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
 export class UndiciTransport {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
@@ -105,14 +119,13 @@ export class UndiciTransport {
   readonly #retry: RetryPolicy;
   readonly #maxResponseBytes: number;
   readonly #userAgent: string;
-  readonly #secrets: readonly (string | undefined)[];
 
   constructor(options: TransportOptions = {}) {
+    checkTimeouts(options.timeouts ?? {});
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
     this.#userAgent = options.userAgent ?? 'mediagw';
-    this.#secrets = options.secrets ?? [];
     this.#ownsDispatcher = !options.dispatcher;
     this.#dispatcher =
       options.dispatcher ??
@@ -128,9 +141,10 @@ export class UndiciTransport {
     return this.#timeouts;
   }
 
-  /** Sends a described request, retrying where the policy allows; returns the raw answer. */
+  /** Sends a described request, retrying where the core's decision allows; returns the raw answer. */
   async send(request: RequestDescription, options: SendOptions = {}): Promise<RawResponse> {
     const totalMs = options.timeoutMs ?? this.#timeouts.totalMs;
+    checkTimeouts({ totalMs });
     // One clearable timer per call (AbortSignal.timeout's timer cannot be cancelled and would
     // outlive the call by the whole timeout).
     const deadline = new AbortController();
@@ -139,22 +153,41 @@ export class UndiciTransport {
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     const canReplay = replayable(imagesOf(request));
     const op = request.operation;
-    const fail = (error: unknown) => this.#mapError(error, op, signal, deadline.signal, options.signal, totalMs);
+    const fail = (error: unknown): MediaGatewayError => {
+      if (error instanceof MediaGatewayError) return error;
+      if (options.signal?.aborted) return new AbortedError({ operation: op, cause: options.signal.reason });
+      if (deadline.signal.aborted) return new TimeoutError({ operation: op, phase: 'total', timeoutMs: totalMs });
+      const code = errorCode(error);
+      const phase = code ? PHASE_BY_CODE[code] : undefined;
+      if (phase) {
+        const timeoutMs = this.#timeouts[`${phase}Ms` as 'connectMs' | 'headersMs' | 'bodyMs'];
+        return new TimeoutError({ operation: op, phase, timeoutMs, cause: error });
+      }
+      return noAnswer(op, request.url, code, error);
+    };
 
     try {
       for (let attempt = 0; ; attempt++) {
+        let raw: RawResponse | undefined;
+        let failure: MediaGatewayError | undefined;
+        let outcome: AttemptOutcome;
         try {
-          return await this.#attempt(request, signal, options);
+          raw = await this.#attempt(request, signal, options);
+          outcome = { kind: 'answer', status: raw.status, headers: raw.headers };
         } catch (error) {
-          const mapped = fail(error);
-          if (!(mapped instanceof Retryable)) throw mapped;
-          const delay = canReplay ? retryDelay(attempt, mapped.retryAfterMs, this.#retry) : undefined;
-          if (delay === undefined) throw mapped.error;
-          options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: mapped.error.message });
-          await sleep(delay, signal).catch(() => {
-            throw fail(signal.reason);
-          });
+          failure = fail(error);
+          outcome = { kind: 'no-answer', code: signal.aborted ? undefined : errorCode(error) };
         }
+        const decision = decideRetry(outcome, attempt, { policy: this.#retry, replayable: canReplay });
+        if (!decision.retry) {
+          if (failure) throw failure;
+          return raw as RawResponse;
+        }
+        const reason = failure?.message ?? `HTTP ${raw?.status}`;
+        options.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, reason });
+        await sleep(decision.delayMs, signal).catch(() => {
+          throw fail(signal.reason);
+        });
       }
     } finally {
       clearTimeout(timer);
@@ -165,17 +198,15 @@ export class UndiciTransport {
     const headers: Record<string, string> = { 'user-agent': this.#userAgent, ...request.headers };
     let body: string | Readable;
     const b = request.body;
-    if (b.type === 'json') {
-      body = b.text;
-      headers['content-type'] = b.contentType;
-    } else {
-      let segments = b.type === 'json-segments' ? b.segments : undefined;
+    if (b.type === 'json') body = b.text;
+    else {
+      let segments = b.type === 'json-segments' ? b.segments : [];
       if (b.type === 'multipart') {
         const boundary = `mediagw-${randomBytes(12).toString('hex')}`;
         segments = encodeMultipart(b.parts, boundary);
         headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
-      } else headers['content-type'] = b.contentType;
-      const stream = bodyStream(segments ?? [], { onProgress: options.onUploadProgress });
+      }
+      const stream = bodyStream(segments, { onProgress: options.onUploadProgress });
       headers['content-length'] = String(stream.length);
       body = Readable.from(stream.stream, { objectMode: false, highWaterMark: 256 * 1024 });
     }
@@ -189,20 +220,11 @@ export class UndiciTransport {
       bodyTimeout: this.#timeouts.bodyMs,
     });
     const answer = await this.#readBody(response, request.operation, signal);
-    const raw: RawResponse = { status: response.statusCode, headers: response.headers, body: answer };
-    if (RETRYABLE_STATUSES.has(raw.status)) {
-      const error = httpError(raw, { operation: request.operation, secrets: this.#secrets });
-      throw new Retryable(error, parseRetryAfter(header(raw.headers, 'retry-after')));
-    }
-    return raw;
+    return { status: response.statusCode, headers: response.headers, body: answer };
   }
 
   /** The whole answer, within the size cap; a break-off mid-body is an unreadable answer. */
-  async #readBody(
-    response: Dispatcher.ResponseData,
-    operation: OperationName,
-    signal: AbortSignal,
-  ): Promise<Uint8Array> {
+  async #readBody(response: Dispatcher.ResponseData, operation: string, signal: AbortSignal): Promise<Uint8Array> {
     const tooLarge = () =>
       new InvalidResponseError({
         operation,
@@ -214,7 +236,7 @@ export class UndiciTransport {
     try {
       if (Number.isSafeInteger(declared)) {
         if (declared > this.#maxResponseBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw tooLarge();
         }
         // Known to fit: undici's own reader is the fast path.
@@ -224,14 +246,15 @@ export class UndiciTransport {
       for await (const chunk of response.body) {
         size += chunk.length;
         if (size > this.#maxResponseBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw tooLarge();
         }
         chunks.push(chunk);
       }
       return Buffer.concat(chunks);
     } catch (error) {
-      if (error instanceof MediaGatewayError || signal.aborted || isTimeout(error)) throw error;
+      const code = errorCode(error);
+      if (error instanceof MediaGatewayError || signal.aborted || (code && code in PHASE_BY_CODE)) throw error;
       // The answer started and then broke off: the gateway acted, we could not read what it said.
       const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
       throw new InvalidResponseError({
@@ -243,29 +266,6 @@ export class UndiciTransport {
     }
   }
 
-  #mapError(
-    error: unknown,
-    operation: OperationName,
-    signal: AbortSignal,
-    deadline: AbortSignal,
-    userSignal: AbortSignal | undefined,
-    totalMs: number,
-  ): MediaGatewayError | Retryable {
-    if (error instanceof Retryable || error instanceof MediaGatewayError) return error;
-    if (userSignal?.aborted) return new AbortedError({ operation, cause: userSignal.reason });
-    if (deadline.aborted && signal.aborted) return new TimeoutError({ operation, phase: 'total', timeoutMs: totalMs });
-    const code = errorCode(error);
-    const phase = code ? PHASE_BY_CODE[code] : undefined;
-    if (phase) {
-      const timeoutMs = this.#timeouts[`${phase}Ms` as 'connectMs' | 'headersMs' | 'bodyMs'];
-      const timeout = new TimeoutError({ operation, phase, timeoutMs, cause: error });
-      return phase === 'connect' ? new Retryable(timeout, undefined) : timeout;
-    }
-    const message = `could not reach the gateway (${code ?? 'network error'}): ${(error as Error)?.message ?? String(error)}`;
-    const connection = new ConnectionError(message, { operation, code, cause: error });
-    return code && RETRYABLE_CONNECT_CODES.has(code) ? new Retryable(connection, undefined) : connection;
-  }
-
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
@@ -274,27 +274,4 @@ export class UndiciTransport {
   get dispatcher(): Dispatcher {
     return this.#dispatcher;
   }
-}
-
-function imagesOf(request: RequestDescription): TransportImage[] {
-  const b = request.body;
-  if (b.type === 'multipart') return b.parts.flatMap((p) => ('image' in p ? [p.image as TransportImage] : []));
-  if (b.type === 'json-segments') {
-    return b.segments.flatMap((s) => (typeof s === 'string' ? [] : [s.image as TransportImage]));
-  }
-  return [];
-}
-
-function errorCode(error: unknown): string | undefined {
-  let e = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; e && depth < 4; depth++) {
-    if (typeof e.code === 'string') return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
-}
-
-function isTimeout(error: unknown): boolean {
-  const code = errorCode(error);
-  return code !== undefined && code in PHASE_BY_CODE;
 }
