@@ -3,7 +3,7 @@
  * header with the bare key on blend. Messages never repeat the key.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AuthStyle } from './context.js';
+import type { AuthStyle } from '@mediagw/core/protocol';
 
 export interface KeyPolicy {
   /** Name of the blend secret header. */

@@ -1,40 +1,48 @@
-/** What every operation route gets from the server, and what it must say about itself. */
-import type { OperationName, RouteSettings } from '@mediagw/core/protocol';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Exchange } from './exchange.js';
+/**
+ * What every operation route gets from the server, and what it must say about itself. The route,
+ * auth and request rules of an operation come from its core descriptor; a route adds only what the
+ * gateway answers (success, failure envelope, sparse success) and what it does after answering.
+ */
+import type { AnyOperation, RouteSettings } from '@mediagw/core/protocol';
+import type { Exchange, UploadSummary } from './exchange.js';
 import type { FileStore } from './files.js';
-import type { BlendNotification } from './notify.js';
-
-/** Bearer on the video operations; the secret header with the bare key on blend (spec section 5). */
-export type AuthStyle = 'bearer' | 'secret-header';
+import type { Notification } from './notify.js';
 
 export interface EmulatorContext {
   readonly routes: RouteSettings;
   readonly maxUploadBytes: number;
   readonly files: FileStore;
-  /** The emulator's base URL (known once it listens). */
-  baseUrl(): string;
+  /** Where produced files are served, as callers should reach them (the public URL when set). */
+  fileUrl(name: string): string;
   /**
-   * Posts a finished blend task to its notifyHook in the background, with retries, once `after`
-   * (the answer being sent) settles. Registered at once, so `settled()` waits for it.
+   * Posts notifications to a hook in the background, in order, each with retries, once `after`
+   * (the answer being sent) settles. Registered at once, so `settled()` waits for them.
    */
-  notify(hook: string, body: BlendNotification, after: Promise<unknown>): void;
+  notify(hook: string, notifications: readonly Notification[], after: Promise<unknown>): void;
+}
+
+/** A request as validated by the core's rules for its operation. */
+export interface Received {
+  /** The fields, typed (text parts read as the core reads text; JSON bodies as sent), images left out. */
+  fields: Record<string, unknown>;
+  /** Fields carried in the path (the text-to-video model), by name. */
+  params: Record<string, string>;
+  /** Multipart image uploads, counted and hashed as they streamed past. */
+  uploads: UploadSummary[];
+  /** Data-URI images, as sent. */
+  dataUris: string[];
 }
 
 export interface OperationRoute {
-  operation: OperationName;
-  /** Path as fastify matches it. */
-  path: string;
-  /** Path as people read it (banner, 404 message). */
-  displayPath: string;
-  auth: AuthStyle;
-  /** A last say on whether the matched path is really served (checked before auth); default yes. */
-  serves?(request: FastifyRequest): boolean;
+  readonly operation: AnyOperation;
+  /** The success answer (the task is created here). */
+  succeed(received: Received, ctx: EmulatorContext, exchange: Exchange): Record<string, unknown>;
   /** The HTTP 200 body that says the task failed (the `envelope-failure` fault). */
   failure(): unknown;
-  /** Registers what the route needs in its own fastify scope (body parsers). */
-  setup(scope: FastifyInstance): Promise<void>;
-  handle(request: FastifyRequest, reply: FastifyReply, exchange: Exchange): Promise<FastifyReply>;
+  /** A successful answer reduced to the part a client needs (the `sparse` fault). */
+  sparse(full: Record<string, unknown>): Record<string, unknown>;
+  /** Work once the answer is on its way (notifications), with the fault in force. */
+  afterAnswer?(received: Received, answer: Record<string, unknown>, ctx: EmulatorContext, exchange: Exchange, answered: Promise<unknown>): void;
 }
 
 /** Ids like the gateway's blend ids: long decimal numbers, more than 2^53 (time, then a counter). */

@@ -3,7 +3,7 @@
  * body-shaping faults (truncate, slow body) apply to every answer alike.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type OperationName, stringifyExact } from '@mediagw/core/protocol';
+import { stringifyExact } from '@mediagw/core/protocol';
 import type { FastifyReply } from 'fastify';
 import type { Fault } from './faults.js';
 
@@ -29,7 +29,7 @@ export interface RecordedRequest {
   /** 1, 2, 3... in arrival order. */
   seq: number;
   /** undefined for a path the emulator does not serve (answered 404). */
-  operation: OperationName | undefined;
+  operation: string | undefined;
   method: string;
   path: string;
   /** As received, secret headers replaced by `[redacted]`. */
@@ -40,8 +40,8 @@ export interface RecordedRequest {
   upload?: UploadSummary;
   /** blend: each data URI, decoded. */
   images?: ImageSummary[];
-  /** text-to-video: the model path segment. */
-  model?: string;
+  /** Fields carried in the path (text-to-video's `model`), by name. */
+  params?: Record<string, string>;
   /** The fault applied to this request, if any. */
   fault?: Fault;
   /** The status answered (undefined while pending, or when the connection was dropped). */
@@ -59,6 +59,8 @@ export interface Exchange {
   record: RecordedRequest;
   /** The fault in force for this request (after `times`), if any. */
   fault: Fault | undefined;
+  /** Remarks the answer made that a later notification repeats (blend placeholders). */
+  notes?: string[];
 }
 
 export interface Answer {

@@ -23,6 +23,14 @@ export interface Fault {
   slowBodyMs?: number;
   /** Send the blend `result` as a bare JSON number (more than 2^53, so lossy for plain JSON.parse). */
   blendIdAsNumber?: boolean;
+  /** A successful answer with only the part a client needs (the task exists; the rest the spec lists is missing). */
+  sparse?: boolean;
+  /** Blend: this many progress notifications (IN_PROGRESS) before the final one. */
+  notifyProgress?: number;
+  /** Blend: the final notification says the task failed (status FAILURE, a failReason). */
+  notifyFailure?: boolean;
+  /** Blend: deliver the final notification this many times (a gateway retrying, on purpose). */
+  notifyRepeat?: number;
   /** Apply only to the first N requests that reach the fault stage, then behave normally. */
   times?: number;
 }
@@ -39,8 +47,12 @@ const HEADER_KEYS = {
   truncate: ['truncate', 'flag'],
   'slow-body-ms': ['slowBodyMs', 'ms'],
   'blend-id-as-number': ['blendIdAsNumber', 'flag'],
+  sparse: ['sparse', 'flag'],
+  'notify-progress': ['notifyProgress', 'whole'],
+  'notify-failure': ['notifyFailure', 'flag'],
+  'notify-repeat': ['notifyRepeat', 'count'],
   times: ['times', 'count'],
-} as const satisfies Record<string, readonly [keyof Fault, 'ms' | 'status' | 'text' | 'flag' | 'count']>;
+} as const satisfies Record<string, readonly [keyof Fault, 'ms' | 'status' | 'text' | 'flag' | 'count' | 'whole']>;
 
 export class FaultHeaderError extends Error {}
 
@@ -64,7 +76,7 @@ export function parseFaultHeader(header: string): Fault {
   return fault as Fault;
 }
 
-function readValue(key: string, kind: 'ms' | 'status' | 'text' | 'flag' | 'count', value: string | undefined) {
+function readValue(key: string, kind: 'ms' | 'status' | 'text' | 'flag' | 'count' | 'whole', value: string | undefined) {
   const bad = (allowed: string) =>
     new FaultHeaderError(`${FAULT_HEADER}: ${key}="${value ?? ''}"; allowed: ${allowed}`);
   if (kind === 'flag') {
@@ -74,13 +86,13 @@ function readValue(key: string, kind: 'ms' | 'status' | 'text' | 'flag' | 'count
   }
   if (value === undefined || value === '') throw bad('a value after "="');
   if (kind === 'text') return value;
-  const n = Number(value);
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (kind === 'status') {
     if (!Number.isInteger(n) || n < 200 || n > 599) throw bad('an HTTP status from 200 to 599');
     return n;
   }
   if (!Number.isInteger(n) || n < (kind === 'count' ? 1 : 0)) {
-    throw bad(kind === 'count' ? 'a positive integer' : 'a whole number of milliseconds');
+    throw bad(kind === 'count' ? 'a positive integer' : kind === 'whole' ? 'a whole number' : 'a whole number of milliseconds');
   }
   return n;
 }

@@ -1,31 +1,38 @@
 /**
  * Blend `notifyHook` delivery. The spec names the parameter but shows no event and no body: the
- * body below is the emulator's own invention (documented in the README), shaped like what
- * image-task gateways commonly send when a task finishes.
+ * bodies below are the emulator's own (documented in the README), shaped like what image-task
+ * gateways of this family send: the whole task as JSON on every status or progress change.
  */
+
+export type NotificationStatus = 'IN_PROGRESS' | 'SUCCESS' | 'FAILURE';
 
 export interface BlendNotification {
   /** The task id (same digits as the blend `result`), as a string. */
   id: string;
   action: 'BLEND';
-  status: 'SUCCESS';
-  progress: '100%';
-  /** The blended image, served by the emulator. */
-  imageUrl: string;
+  status: NotificationStatus;
+  /** "0%".."100%". */
+  progress: string;
+  /** The blended image, served by the emulator (final SUCCESS only; null otherwise). */
+  imageUrl: string | null;
+  /** Why the task failed (FAILURE only; null otherwise). */
+  failReason: string | null;
   /** The caller's `state`, echoed (null when none was sent). */
   state: string | null;
   /** Epoch milliseconds. */
   submitTime: number;
   startTime: number;
-  finishTime: number;
+  finishTime: number | null;
   description: string;
 }
+
+export type Notification = BlendNotification;
 
 export interface NotificationAttempt {
   taskId: string;
   url: string;
-  body: BlendNotification;
-  /** 1 for the first try. */
+  body: Notification;
+  /** 1 for the first try of this body. */
   attempt: number;
   /** The hook's HTTP status, when it answered. */
   status?: number;
@@ -58,12 +65,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-/** POSTs the notification until the hook answers 2xx or the retries run out. Never throws. */
-export async function deliverNotification(
-  url: string,
-  body: BlendNotification,
-  options: DeliveryOptions,
-): Promise<boolean> {
+/** POSTs one notification until the hook answers 2xx or the retries run out. Never throws. */
+export async function deliverNotification(url: string, body: Notification, options: DeliveryOptions): Promise<boolean> {
   for (let attempt = 1; attempt <= options.retries + 1 && !options.signal.aborted; attempt++) {
     if (attempt > 1) await sleep(options.backoffMs * 2 ** (attempt - 2), options.signal);
     if (options.signal.aborted) break;
@@ -85,4 +88,12 @@ export async function deliverNotification(
     if (record.status !== undefined && record.status >= 200 && record.status < 300) return true;
   }
   return false;
+}
+
+/** Delivers notifications one after the other (progress first, the final one last). */
+export async function deliverAll(url: string, bodies: readonly Notification[], options: DeliveryOptions): Promise<void> {
+  for (const body of bodies) {
+    if (options.signal.aborted) return;
+    await deliverNotification(url, body, options);
+  }
 }

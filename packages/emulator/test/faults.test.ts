@@ -205,3 +205,29 @@ describe('server-wide fault from the options', () => {
     await faulty.close();
   });
 });
+
+describe('sparse successful answers', () => {
+  it('each operation answers only the part a client needs; the client succeeds with warnings', async () => {
+    emu.setFault({ sparse: true });
+    const i2v = await client.imageToVideo({ input_image: { data: PNG }, prompt: PROMPT });
+    expect(Object.keys(i2v.response)).toEqual(['status', 'result', 'data']);
+    expect(i2v.taskId).toMatch(/^\d{19}$/);
+    expect(i2v.warnings[0]).toMatch(/the answer lacks data\.limitation/);
+    const t2v = await client.textToVideo({ prompt: PROMPT });
+    expect(t2v.response).toEqual({ video: { url: t2v.videoUrl } });
+    expect(t2v.warnings[0]).toMatch(/lacks video\.content_type/);
+    const blended = await client.blend({ base64Array: [{ data: PNG }, { data: PNG }] });
+    expect(Object.keys(blended.response)).toEqual(['code', 'result']);
+    expect(blended.taskId).toMatch(/^\d{19}$/);
+    expect(emu.requests.map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
+  it('is also a header key', () => {
+    expect(parseFaultHeader('sparse; notify-progress=3; notify-failure; notify-repeat=2')).toEqual({
+      sparse: true,
+      notifyProgress: 3,
+      notifyFailure: true,
+      notifyRepeat: 2,
+    });
+  });
+});

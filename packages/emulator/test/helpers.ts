@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { blend, createClient, DEFAULT_ROUTES, imageToVideo } from '@mediagw/core';
+import { blend, createClient, DEFAULT_ROUTES, imageToVideo, routePath, textToVideo } from '@mediagw/core';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { type FormData, request } from 'undici';
@@ -43,9 +43,9 @@ export function clientFor(emu: Emulator, options: { retries?: number; apiKey?: s
 }
 
 export const paths = (routes = DEFAULT_ROUTES) => ({
-  imageToVideo: `/${routes.videoVendor}/${imageToVideo.IMAGE_TO_VIDEO_ROUTE}`,
-  textToVideo: `/${routes.servicePrefix}/submit/${routes.textVideoModel}`,
-  blend: `/${routes.imageRelaxPrefix}/${blend.BLEND_ROUTE.join('/')}`,
+  imageToVideo: `/${routePath(imageToVideo.route, routes)}`,
+  textToVideo: `/${routePath(textToVideo.route, routes)}`,
+  blend: `/${routePath(blend.route, routes)}`,
 });
 
 export interface Reply {

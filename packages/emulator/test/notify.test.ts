@@ -34,6 +34,7 @@ it('posts the finished task to notifyHook, state echoed, image downloadable', as
     status: 'SUCCESS',
     progress: '100%',
     imageUrl: `${emu.url}/files/${result.taskId}.png`,
+    failReason: null,
     state: 'order-42',
     submitTime: expect.any(Number),
     startTime: expect.any(Number),
@@ -83,4 +84,45 @@ it('gives up after notifyRetries when the hook cannot be reached', async () => {
   ]);
   await client.close();
   await lonely.close();
+});
+
+it('sends progress notifications first, then the final one; a failure fault and repeated deliveries on request', async () => {
+  const hook = await startHookServer();
+  const client = clientFor(emu);
+  const withFault = (fault: Parameters<Emulator['setFault']>[0]) => {
+    emu.setFault(fault);
+    return client.blend({ base64Array: [{ data: IMAGE }, { data: IMAGE }], notifyHook: hook.url });
+  };
+
+  const progressed = await withFault({ notifyProgress: 2 });
+  await emu.settled();
+  expect(hook.received.map((r) => [r.body.status, r.body.progress, r.body.id])).toEqual([
+    ['IN_PROGRESS', '33%', progressed.taskId],
+    ['IN_PROGRESS', '66%', progressed.taskId],
+    ['SUCCESS', '100%', progressed.taskId],
+  ]);
+  expect(hook.received[0]?.body.imageUrl).toBeNull();
+
+  hook.received.length = 0;
+  const failed = await withFault({ notifyFailure: true, notifyRepeat: 2 });
+  await emu.settled();
+  expect(hook.received.map((r) => [r.body.status, r.body.id])).toEqual([
+    ['FAILURE', failed.taskId],
+    ['FAILURE', failed.taskId],
+  ]);
+  expect(hook.received[0]?.body).toMatchObject({ imageUrl: null, failReason: expect.stringMatching(/emulated failure/) });
+  emu.setFault(undefined);
+  await client.close();
+  await hook.close();
+});
+
+it('produced-file URLs use the public URL when one is set', async () => {
+  const other = await startEmulator({ host: '0.0.0.0', publicUrl: 'http://host.docker.internal:8787/' });
+  try {
+    const video = await clientFor(other).textToVideo({ prompt: 'a lighthouse at dusk, waves rolling in slowly' });
+    expect(video.videoUrl).toMatch(/^http:\/\/host\.docker\.internal:8787\/files\/[0-9a-f-]+\.mp4$/);
+    expect(other.publicUrl).toBe('http://host.docker.internal:8787');
+  } finally {
+    await other.close();
+  }
 });

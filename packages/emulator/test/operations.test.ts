@@ -48,7 +48,8 @@ describe('image-to-video', () => {
       cfg: 0.5,
       aspect_ratio: '1:1',
     });
-    const { response } = result;
+    const response = result.response as Record<string, any>;
+    expect(result.warnings).toEqual([]);
     expect(Object.keys(response).sort()).toEqual(['data', 'message', 'result', 'status', 'timestamp']);
     expect(response).toMatchObject({ status: 200, result: 1, message: 'success' });
     expect(response.data).toMatchObject({ message: '', status: 5, userTickets: { ticket: [] }, works: [] });
@@ -143,7 +144,7 @@ describe('text-to-video', () => {
 
   it('serves any model path segment and reads JSON without a Content-Type (optional in the spec)', async () => {
     const result = await client.textToVideo({ prompt: 'a fox running through snow', model: 'acme/video-2' });
-    expect(emu.requests.at(-1)!.model).toBe('acme/video-2');
+    expect(emu.requests.at(-1)!.params).toEqual({ model: 'acme/video-2' });
     expect(result.status).toBe('COMPLETED');
     const reply = await post(emu.url + paths().textToVideo, '{"prompt":"no content type header"}', bearer());
     expect(reply.status).toBe(200);

@@ -68,7 +68,7 @@ describe('routes', () => {
   });
 
   it('refuses bad options with the field named', async () => {
-    await expect(startEmulator({ routes: { videoVendor: 'a b' } })).rejects.toThrow(/routes\.video-vendor/);
+    await expect(startEmulator({ routes: { videoVendor: 'a b' } })).rejects.toThrow(/routes\.videoVendor/);
     await expect(startEmulator({ port: -1 })).rejects.toThrow(ValidationError);
   });
 });
@@ -173,7 +173,7 @@ describe('validation', () => {
     expect(body(images).message).toContain('declares image/jpeg but its bytes are image/png');
     const enumValue = await send({ base64Array: [dataUri('image/png', PNG)], dimensions: 'square' });
     expect(issuesOf(enumValue)).toEqual(['dimensions']);
-    expect(body(enumValue).message).toContain('allowed: PORTRAIT, SQUARE, LANDSCAPE');
+    expect(body(enumValue).message).toContain('allowed: one of PORTRAIT, SQUARE, LANDSCAPE');
     expect(issuesOf(await send({ botType: 'MAIN_JOURNEY' }))).toEqual(['base64Array']);
   });
 });

@@ -39,7 +39,3 @@ export function validated<T>(exchange: Exchange, check: () => T): { value: T } |
     return { answer: errorAnswer(exchange, 400, error.message, { issues: error.issues }) };
   }
 }
-
-export function bodyObject(body: unknown): Record<string, unknown> {
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
