@@ -84,6 +84,8 @@ export interface OperationSpec<
   readonly body: 'json' | 'multipart';
   readonly fields: Fs;
   readonly images: I;
+  /** The field that takes an address the gateway notifies about the task (spec section 6), if any. */
+  readonly notifyField?: string;
   readonly answer: AnswerSpec<R>;
   readonly outputs: readonly OutputSpec<R>[];
   /** Human summary lines of a result; the first is the headline. */

@@ -31,6 +31,11 @@ export function kebabCase(name: string): string {
     .toLowerCase();
 }
 
+/** `image-to-video` -> `imageToVideo`, `negative_prompt` -> `negativePrompt` (identifiers such as n8n's operation values). */
+export function camelCase(name: string): string {
+  return kebabCase(name).replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
 /** `negative_prompt` -> `Negative Prompt`, `MAIN_JOURNEY` -> `Main Journey`, `notifyHook` -> `Notify Hook`. */
 export function titleCase(name: string): string {
   return kebabCase(name)

@@ -54,6 +54,7 @@ export const blend = defineOperation({
     }),
     state: field.text({ description: 'your own value, handed back with the task' }),
   },
+  notifyField: 'notifyHook',
   answer: {
     useful: z.looseObject({ code, result: taskIdSchema.optional() }),
     listed: z.looseObject({

@@ -6,42 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import {
-  AbortedError,
-  type FieldIssue,
-  InvalidResponseError,
-  MediaGatewayError,
-  TimeoutError,
-  type TimeoutPhase,
-  ValidationError,
-} from '../errors/index.js';
+import { AbortedError, InvalidResponseError, MediaGatewayError, TimeoutError, type TimeoutPhase } from '../errors/index.js';
 import { encodeMultipart, type RequestDescription } from '../request.js';
 import type { RawResponse } from '../response.js';
 import { type AttemptOutcome, DEFAULT_RETRY, decideRetry, noAnswer, type RetryPolicy } from '../retry.js';
 import { bodyStream } from './body.js';
+import { checkTimeouts, DEFAULT_TIMEOUTS, type TimeoutOptions } from './timeouts.js';
 import { imagesOf, replayable } from './sources.js';
 import { Agent, request as undiciRequest } from './undici-parts.js';
-
-export interface TimeoutOptions {
-  /** TCP/TLS connect (default 10 s). */
-  connectMs?: number;
-  /** From request sent to response headers (default 10 min: text-to-video answers when the video is done). */
-  headersMs?: number;
-  /** Longest silence while the response body arrives (default 60 s). */
-  bodyMs?: number;
-  /** The whole call, retries and waits included (default 15 min). */
-  totalMs?: number;
-}
-
-export const DEFAULT_TIMEOUTS: Required<TimeoutOptions> = Object.freeze({
-  connectMs: 10_000,
-  headersMs: 600_000,
-  bodyMs: 60_000,
-  totalMs: 900_000,
-});
-
-/** Node's timers hold at most 2^31 - 1 ms (~24.8 days); a longer one would fire at once. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export interface TransportOptions {
   timeouts?: TimeoutOptions;
@@ -69,18 +41,6 @@ const PHASE_BY_CODE: Record<string, TimeoutPhase> = {
   UND_ERR_HEADERS_TIMEOUT: 'headers',
   UND_ERR_BODY_TIMEOUT: 'body',
 };
-
-/** Refuses timeouts Node cannot time (they would fire at once) and non-positive ones. */
-export function checkTimeouts(timeouts: TimeoutOptions): void {
-  const issues: FieldIssue[] = [];
-  for (const [key, ms] of Object.entries(timeouts)) {
-    if (ms === undefined) continue;
-    if (!(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMEOUT_MS)) {
-      issues.push({ field: `timeouts.${key}`, message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)` });
-    }
-  }
-  if (issues.length > 0) throw new ValidationError(issues);
-}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
