@@ -25,3 +25,4 @@ export * from './route.js';
 export * from './text.js';
 export * from './validate.js';
 export * from './wire.js';
+export * from './probe.js';

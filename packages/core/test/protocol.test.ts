@@ -7,6 +7,7 @@ import {
   type ImageSource,
   imageToVideo,
   jsonBodySchema,
+  KEY_PROBE,
   OPERATIONS,
   parseJsonExact,
   resolveConfig,
@@ -247,5 +248,12 @@ describe('exact numbers and time', () => {
     expect(timestampToDate([2026, 1, 2, 3, 4, 5, 999999999])?.toISOString()).toBe('2026-01-02T03:04:05.999Z');
     expect(timestampToDate([2026])).toBeUndefined();
     expect(timestampToDate('2026-01-02')).toBeUndefined();
+  });
+});
+
+describe('the key probe', () => {
+  it('is a body the core itself refuses (twice), so a right key can never create a task with it', () => {
+    const issues = validationIssues(() => buildRequest(KEY_PROBE.operation, config, KEY_PROBE.body as never));
+    expect(issues.map((i) => i.field).sort()).toEqual(['num_inference_steps', 'prompt']);
   });
 });

@@ -6,21 +6,28 @@ import type {
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
-import { DEFAULT_ROUTES } from '@mediagw/core/protocol';
+import { DEFAULT_ROUTES, KEY_PROBE, type RouteSetting } from '@mediagw/core/protocol';
 import {
-	blendPath,
+	CREDENTIAL_ROUTES,
 	type MediaGatewayCredentials,
 	routesOf,
+	secretHeaderPaths,
 } from '../nodes/MediaGateway/helpers/settings';
 
 const customOnly = { show: { customizeRoutes: [true] } };
 
-/** Answers to the credential test that mean the key (or the address) is not usable. */
-const REFUSED_KEY_STATUSES = new Map<number, string>([
-	[401, 'The gateway refused the API key (HTTP 401)'],
-	[403, 'The gateway knows the key but forbids it (HTTP 403): check the account'],
-	[404, 'Nothing answers at this address (HTTP 404): check the base URL and the service prefix'],
-]);
+/** A route setting as an n8n expression: the credential's field when routes are customised, else the default. */
+function settingExpression(setting: RouteSetting): string {
+	const field = Object.entries(CREDENTIAL_ROUTES).find(([, route]) => route === setting)?.[0];
+	const fallback = JSON.stringify(DEFAULT_ROUTES[setting]);
+	return field ? `($credentials.customizeRoutes && $credentials.${field} ? $credentials.${field} : ${fallback})` : fallback;
+}
+
+/** The key probe's path under the credential's settings, as an expression (the core's route template). */
+const PROBE_PATH = `={{${KEY_PROBE.operation.route
+	.map((segment) => (typeof segment === 'string' ? JSON.stringify(segment) : settingExpression(segment.setting)))
+	.map((part) => `"/" + ${part}`)
+	.join(' + ')}}}`;
 
 /** The request's path, whether it came as one absolute URL or as baseURL + url (the credential test). */
 function pathOf(request: IHttpRequestOptions): string | undefined {
@@ -113,33 +120,32 @@ export class MediaGatewayApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		const settings = credentials as unknown as MediaGatewayCredentials;
 		const key = String(settings.apiKey ?? '');
-		const isBlend = pathOf(requestOptions) === blendPath(settings);
-		const auth = isBlend
+		const path = pathOf(requestOptions);
+		const auth = path !== undefined && secretHeaderPaths(settings).includes(path)
 			? { [routesOf(settings).secretHeader]: key }
 			: { Authorization: `Bearer ${key}` };
 		return { ...requestOptions, headers: { ...requestOptions.headers, ...auth } };
 	}
 
 	/**
-	 * Tells a wrong key from a right one without creating a task: a Text to Video request whose body
-	 * breaks the spec twice (an empty prompt, 0 inference steps where 1 to 50 are allowed). The
-	 * gateway checks the key first: a wrong key is refused with 401 (403 for a key that may not use
-	 * it); a right key reaches validation, which refuses the body with 400. No task is created.
+	 * Tells a wrong key from a right one without creating a task: the core's key probe (a request
+	 * whose body breaks the spec twice). The gateway checks the key first: 401/403 for a wrong key;
+	 * a right key reaches validation, which refuses the body with 400. No task is created.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
-			url: `={{"/" + ($credentials.customizeRoutes && $credentials.servicePrefix ? $credentials.servicePrefix : "${DEFAULT_ROUTES.servicePrefix}") + "/submit/${DEFAULT_ROUTES.textVideoModel}"}}`,
+			url: PROBE_PATH,
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-			body: { prompt: '', num_inference_steps: 0 },
+			body: { ...KEY_PROBE.body },
 			json: true,
 			// 400 (the body refused after the key was accepted) is the success case; these fail the test.
-			ignoreHttpStatusErrors: { ignore: true, except: [...REFUSED_KEY_STATUSES.keys()] },
+			ignoreHttpStatusErrors: { ignore: true, except: Object.keys(KEY_PROBE.refusals).map(Number) },
 		},
-		rules: [...REFUSED_KEY_STATUSES].map(([value, message]) => ({
+		rules: Object.entries(KEY_PROBE.refusals).map(([value, message]) => ({
 			type: 'responseCode' as const,
-			properties: { value, message },
+			properties: { value: Number(value), message },
 		})),
 	};
 }

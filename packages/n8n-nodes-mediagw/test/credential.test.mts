@@ -110,7 +110,7 @@ describe('credential test', () => {
       customizeRoutes: true,
       servicePrefix: 'x',
     });
-    expect(verdict.message).toMatch(/HTTP 404.*service prefix/);
+    expect(verdict.message).toMatch(/HTTP 404.*route settings/);
     expect(setup.emu.requests[0]?.path).toBe('/x/submit/text_video_model');
   });
 });

@@ -31,9 +31,9 @@ export const blend = defineOperation({
   name: 'blend',
   title: 'Blend',
   kind: 'image',
-  summary: 'submit images to be blended into one, and get the task id',
+  summary: 'blend images into one',
   description:
-    'Sends the images (as data URIs, streamed) and settings and returns the task id the gateway gave ' +
+    'Sends the images (as data URIs, streamed) and settings and returns the task ID the gateway gave ' +
     '(exact digits, however long). With a notify hook the gateway POSTs a notification about the task to that address.',
   route: [{ setting: 'imageRelaxPrefix' }, 'submit', 'blend'],
   auth: 'secret-header',
@@ -83,7 +83,7 @@ export const blend = defineOperation({
     },
   },
   outputs: [
-    { name: 'taskId', description: 'the task id, every digit exact', value: (r) => r.taskId },
+    { name: 'taskId', description: 'the task ID, every digit exact', value: (r) => r.taskId },
     { name: 'status', description: 'the result code (1 = accepted)', value: (r) => r.status },
   ],
   describe: (r) => [

@@ -159,7 +159,7 @@ export const imageToVideo = defineOperation({
     },
   },
   outputs: [
-    { name: 'taskId', description: 'the created task id, every digit exact', value: (r) => r.taskId },
+    { name: 'taskId', description: 'the created task ID, every digit exact', value: (r) => r.taskId },
     { name: 'status', description: 'the task status code (5 = just created)', value: (r) => r.status },
   ],
   describe: (r) => [

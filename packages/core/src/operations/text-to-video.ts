@@ -37,10 +37,10 @@ export const textToVideo = defineOperation({
   name: 'text-to-video',
   title: 'Text to Video',
   kind: 'video',
-  summary: 'make a video from a text prompt and get (or download) it',
+  summary: 'make a video from a text prompt',
   description:
     'Sends the prompt and settings and waits until the gateway answers with the finished video: its URL, ' +
-    'type, size, the seed used and the request id. A detailed prompt works best.',
+    'type, size, the seed used and the request ID. A detailed prompt works best.',
   route: [{ setting: 'servicePrefix' }, 'submit', { setting: 'textVideoModel' }],
   auth: 'bearer',
   body: 'json',
@@ -111,13 +111,13 @@ export const textToVideo = defineOperation({
     { name: 'videoContentType', description: 'the media type of the video', value: (r) => r.contentType },
     { name: 'videoFileSize', description: 'the size of the video in bytes, every digit exact', value: (r) => r.fileSize },
     { name: 'seed', description: 'the seed used, every digit exact', value: (r) => r.seed },
-    { name: 'requestId', description: "the gateway's request id", value: (r) => r.requestId },
+    { name: 'requestId', description: "the gateway's request ID", value: (r) => r.requestId },
   ],
   describe: (r) => [
     `text-to-video: ${r.status ?? 'finished (no status given)'}`,
     `  video: ${r.videoUrl} (${r.contentType ?? 'type not given'}, ${r.fileSize ?? '?'} bytes)`,
     ...(r.seed === undefined ? [] : [`  seed: ${r.seed}`]),
-    ...(r.requestId === undefined ? [] : [`  request id: ${r.requestId}`]),
+    ...(r.requestId === undefined ? [] : [`  request ID: ${r.requestId}`]),
   ],
   file: (r) => ({ url: r.videoUrl, size: r.fileSize, contentType: r.contentType, kind: 'video', name: 'video.mp4' }),
 });

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import * as image from './actions/image/Image.resource';
+import { OPERATIONS } from '@mediagw/core/protocol';
 import { router } from './actions/router';
-import * as video from './actions/video/Video.resource';
+import { nodeProperties } from './description/operations';
 
 export class MediaGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,24 +18,11 @@ export class MediaGateway implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'mediaGatewayApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Video', value: 'video' },
-					{ name: 'Image', value: 'image' },
-				],
-				default: 'video',
-			},
-			...video.description,
-			...image.description,
-		],
+		// Every operation of the core's registry, with its parameters (description/operations.ts).
+		properties: nodeProperties(OPERATIONS),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, OPERATIONS);
 	}
 }

@@ -1,21 +1,16 @@
 /**
- * Picks the operation, runs the items with bounded concurrency, keeps their order and pairing,
- * and applies the error policy (continue on fail or stop) in one place.
+ * Picks the operation from the registry, runs the items with bounded concurrency, keeps their
+ * order and pairing, and applies the error policy (continue on fail or stop) in one place.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import type { Operations } from '@mediagw/core/protocol';
+import { operationValue } from '../description/operations';
+import { readRunSettings } from '../description/run-options';
 import { forEachLimited } from '../helpers/concurrency';
 import { toNodeError } from '../helpers/errors';
 import { CREDENTIAL_NAME, type MediaGatewayCredentials } from '../helpers/settings';
-import { readRunSettings } from './common.descriptions';
-import * as image from './image/Image.resource';
-import type { Operation } from './operation';
-import * as video from './video/Video.resource';
-
-const resources: Record<string, Record<string, Operation>> = {
-	video: video.operations,
-	image: image.operations,
-};
+import { executeItem, labelsFor } from './execute';
 
 function errorJson(error: unknown): INodeExecutionData['json'] {
 	const found = error as { message?: unknown; description?: unknown; httpCode?: unknown };
@@ -25,25 +20,24 @@ function errorJson(error: unknown): INodeExecutionData['json'] {
 	return json;
 }
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(this: IExecuteFunctions, operations: Operations): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
-	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operation = resources[resource]?.[operationName];
-	if (!operation) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not known`);
-	}
+	const name = this.getNodeParameter('operation', 0) as string;
+	const op = operations.find((candidate) => candidate.kind === resource && operationValue(candidate) === name);
+	if (!op) throw new NodeOperationError(this.getNode(), `The operation "${name}" of "${resource}" is not known`);
 	const credentials = await this.getCredentials<MediaGatewayCredentials>(CREDENTIAL_NAME);
 	const secrets = [String(credentials.apiKey ?? '')];
 	const { concurrency, retry } = readRunSettings(this);
+	const labels = labelsFor(op);
 
 	const output: INodeExecutionData[] = new Array(items.length);
 	await forEachLimited(items.length, concurrency, async (itemIndex) => {
 		try {
-			const item = await operation.execute.call(this, itemIndex, { credentials, secrets, retry });
+			const item = await executeItem.call(this, op, itemIndex, { credentials, secrets, retry });
 			output[itemIndex] = { ...item, pairedItem: { item: itemIndex } };
 		} catch (error) {
-			const nodeError = toNodeError(this.getNode(), error, itemIndex, operation.labels, secrets);
+			const nodeError = toNodeError(this.getNode(), error, itemIndex, labels, secrets);
 			if (!this.continueOnFail()) throw nodeError;
 			output[itemIndex] = { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
 		}

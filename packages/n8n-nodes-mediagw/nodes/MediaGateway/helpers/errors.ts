@@ -1,18 +1,11 @@
 /**
  * The core's typed errors -> n8n's errors. Bad parameters become NodeOperationError naming the
- * UI field; gateway answers become NodeApiError with the HTTP status and the gateway's message.
- * Only the core's `toJSON()` view (no headers, no key) goes into the error.
+ * UI field; gateway answers and failed downloads become NodeApiError with the HTTP status and the
+ * gateway's (plain, scrubbed) message. Only the core's `toJSON()` view (no headers, no key) goes in.
  */
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import {
-	ConnectionError,
-	GatewayError,
-	InvalidResponseError,
-	type MediaGatewayError,
-	scrub,
-	ValidationError,
-} from '@mediagw/core/protocol';
+import { GatewayError, MediaGatewayError, scrub, ValidationError } from '@mediagw/core/protocol';
 
 /** Wire field -> the label the user sees (for messages). */
 export type FieldLabels = Readonly<Record<string, string>>;
@@ -27,42 +20,27 @@ function details(error: MediaGatewayError, secrets: readonly string[]): JsonObje
 	return JSON.parse(scrub(JSON.stringify(error), secrets)) as JsonObject;
 }
 
-export function toNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-	labels: FieldLabels,
-	secrets: readonly string[],
-): unknown {
+export function toNodeError(node: INode, error: unknown, itemIndex: number, labels: FieldLabels, secrets: readonly string[]): unknown {
 	if (error instanceof ValidationError) {
 		const lines = error.issues.map((issue) => `${labelled(issue.field, labels)}: ${issue.message}`);
-		return new NodeOperationError(node, `Invalid parameter: ${lines.join('; ')}`, {
-			itemIndex,
-			description: error.hint,
-		});
+		return new NodeOperationError(node, `Invalid parameter: ${lines.join('; ')}`, { itemIndex, description: error.hint });
 	}
-	if (
-		error instanceof GatewayError ||
-		error instanceof InvalidResponseError ||
-		error instanceof ConnectionError
-	) {
-		const status = 'status' in error ? error.status : undefined;
-		const gatewayMessage = error instanceof GatewayError ? error.gatewayMessage : undefined;
-		const requestId = error instanceof GatewayError ? error.requestId : undefined;
-		return new NodeApiError(node, details(error, secrets), {
-			itemIndex,
-			message: scrub(error.message, secrets),
-			// n8n may replace the message of a connection error with its own wording: keep ours here.
-			description: [
-				error instanceof ConnectionError && `${scrub(error.message, secrets)}.`,
-				gatewayMessage && `Gateway said: ${scrub(gatewayMessage, secrets)}`,
-				error.hint,
-				requestId && `Request id: ${requestId}`,
-			]
-				.filter(Boolean)
-				.join(' '),
-			...(status === undefined ? {} : { httpCode: String(status) }),
-		});
-	}
-	return error;
+	if (!(error instanceof MediaGatewayError)) return error;
+	const status = (error as { status?: unknown }).status;
+	const gateway = error instanceof GatewayError ? error : undefined;
+	const message = scrub(error.message, secrets);
+	return new NodeApiError(node, details(error, secrets), {
+		itemIndex,
+		message,
+		// n8n may replace the message of a connection error with its own wording: keep ours here too.
+		description: [
+			error.kind === 'connection' && `${message}.`,
+			gateway?.gatewayMessage && `Gateway said: ${scrub(gateway.gatewayMessage, secrets)}`,
+			scrub(error.hint, secrets),
+			gateway?.requestId && `Request id: ${gateway.requestId}`,
+		]
+			.filter(Boolean)
+			.join(' '),
+		...(typeof status === 'number' ? { httpCode: String(status) } : {}),
+	});
 }

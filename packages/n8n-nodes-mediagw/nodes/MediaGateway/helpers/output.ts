@@ -7,16 +7,6 @@ export function toJson(value: object): IDataObject {
 	return JSON.parse(JSON.stringify(value)) as IDataObject;
 }
 
-/** The given fields of a parameter object that the user actually set (empty text = not set). */
-export function pickSet(values: IDataObject, fields: readonly string[]): IDataObject {
-	const picked: IDataObject = {};
-	for (const field of fields) {
-		const value = values[field];
-		if (value !== undefined && value !== null && value !== '') picked[field] = value;
-	}
-	return picked;
-}
-
 /** Parameter name -> display name, through collections: the labels named in error messages. */
 export function labelsOf(properties: readonly INodeProperties[], extra: FieldLabels = {}): FieldLabels {
 	const labels: Record<string, string> = {};

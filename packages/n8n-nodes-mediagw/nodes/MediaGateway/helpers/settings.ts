@@ -4,13 +4,14 @@
  * n8n adds it to each request through the credential's `authenticate`.
  */
 import {
-	blend,
 	DEFAULT_ROUTES,
-	joinUrl,
+	OPERATIONS,
 	type ResolvedConfig,
 	type RouteSettings,
 	resolveConfig,
+	routePath,
 } from '@mediagw/core/protocol';
+import type { FieldLabels } from './errors';
 
 export const CREDENTIAL_NAME = 'mediaGatewayApi';
 
@@ -37,6 +38,16 @@ export interface MediaGatewayCredentials {
 	blendKeyHeader?: string;
 }
 
+/** The core's setting names -> the credential's labels, for messages. */
+export const credentialLabels: FieldLabels = {
+	baseUrl: 'Base URL (credential)',
+	apiKey: 'API Key (credential)',
+	videoVendor: 'Video Vendor Segment (credential)',
+	servicePrefix: 'Service Prefix (credential)',
+	imageRelaxPrefix: 'Image Relax Prefix (credential)',
+	secretHeader: 'Secret Header Name (credential)',
+};
+
 /** Route values in force: the defaults unless the user turned "Customize Routes" on. */
 export function routesOf(credentials: Partial<MediaGatewayCredentials>): Pick<RouteSettings, CredentialRoute> {
 	const routes: Pick<RouteSettings, CredentialRoute> = { ...DEFAULT_ROUTES };
@@ -49,25 +60,20 @@ export function routesOf(credentials: Partial<MediaGatewayCredentials>): Pick<Ro
 	return routes;
 }
 
-/** Throws the core's ValidationError (naming the credential field) for a bad base URL or route. */
-export function configFromCredentials(
-	credentials: Partial<MediaGatewayCredentials>,
-	textVideoModel?: string,
-): ResolvedConfig {
-	return resolveConfig({
-		baseUrl: String(credentials.baseUrl ?? ''),
-		...routesOf(credentials),
-		...(textVideoModel ? { textVideoModel } : {}),
-	});
+/** Throws the core's ValidationError (naming the setting) for a bad base URL or route. */
+export function configFromCredentials(credentials: Partial<MediaGatewayCredentials>): ResolvedConfig {
+	return resolveConfig({ baseUrl: String(credentials.baseUrl ?? ''), ...routesOf(credentials) });
 }
 
-/** The path blend is posted to under these credentials: the one path that takes the secret header. */
-export function blendPath(credentials: Partial<MediaGatewayCredentials>): string | undefined {
+/** The paths that take the secret header (the operations whose auth style it is) under these credentials. */
+export function secretHeaderPaths(credentials: Partial<MediaGatewayCredentials>): string[] {
 	try {
 		const config = configFromCredentials(credentials);
-		return new URL(joinUrl(config, config.imageRelaxPrefix, ...blend.BLEND_ROUTE)).pathname;
+		return OPERATIONS.filter((op) => op.auth === 'secret-header').map(
+			(op) => new URL(`${config.baseUrl}/${routePath(op.route, config)}`).pathname,
+		);
 	} catch {
 		// Unusable settings: the request itself is refused with a clear message before it is sent.
-		return undefined;
+		return [];
 	}
 }

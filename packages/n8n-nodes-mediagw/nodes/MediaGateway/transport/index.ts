@@ -1,22 +1,20 @@
 /**
  * The one place that talks HTTP to the gateway. It turns the core's request description into n8n
- * request options, lets n8n add the key (`httpRequestWithAuthentication`), retries what the core's
- * policy says can be retried (429, 503) with n8n's `sleep`, and hands back the raw answer for the
- * core's parsers. The body comes back as bytes so that big integers keep every digit.
+ * request options, lets n8n add the key (`httpRequestWithAuthentication`), and loops around the
+ * core's retry decision with n8n's `sleep`. The body comes back as bytes so that big integers keep
+ * every digit; the core's parsers read it.
  */
 import type { IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import {
-	ConnectionError,
+	type AttemptOutcome,
+	decideRetry,
 	type HeaderBag,
-	header,
-	parseRetryAfter,
+	noAnswer,
 	type RawResponse,
-	RETRYABLE_STATUSES,
 	type RequestBody,
 	type RequestDescription,
 	type RetryPolicy,
-	retryDelay,
 	type SniffedImage,
 } from '@mediagw/core/protocol';
 import { CREDENTIAL_NAME } from '../helpers/settings';
@@ -31,7 +29,7 @@ function toBody(body: RequestBody): FormData | string {
 		case 'json':
 			return body.text;
 		case 'json-segments':
-			// Blend: the JSON text with each image written as base64 where the core placed it.
+			// JSON text with each image written as base64 where the core placed it.
 			return body.segments
 				.map((segment) =>
 					typeof segment === 'string'
@@ -51,13 +49,10 @@ function toBody(body: RequestBody): FormData | string {
 }
 
 function toOptions(request: RequestDescription): IHttpRequestOptions {
-	const headers: Record<string, string> = { ...request.headers };
-	// FormData writes its own Content-Type with the boundary.
-	if (request.body.type === 'multipart') delete headers['content-type'];
 	return {
 		method: request.method,
 		url: request.url,
-		headers,
+		headers: { ...request.headers },
 		body: toBody(request.body),
 		json: false,
 		encoding: 'arraybuffer',
@@ -75,41 +70,30 @@ function toRaw(response: IN8nHttpFullResponse): RawResponse {
 	};
 }
 
-/** Failures where the request cannot have reached the gateway. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/** Why there is no complete answer, without any request detail (its headers hold the key). */
-function noAnswer(request: RequestDescription, error: unknown): ConnectionError {
+/** The failure's code (axios puts it on the error or its cause). */
+function codeOf(error: unknown): string | undefined {
 	const found = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-	const code = [found?.code, found?.cause?.code].find((c): c is string => typeof c === 'string');
-	const host = new URL(request.url).host;
-	const message =
-		code !== undefined && NOT_SENT.has(code)
-			? `${request.operation}: could not reach the gateway at ${host} (${code})`
-			: `${request.operation}: the answer from the gateway at ${host} broke off${code ? ` (${code})` : ''}; the task may exist, check before submitting again`;
-	return new ConnectionError(message, { operation: request.operation, code });
+	return [found?.code, found?.cause?.code].find((c): c is string => typeof c === 'string');
 }
 
-export async function sendRequest(
-	this: IExecuteFunctions,
-	request: RequestDescription,
-	retry: RetryPolicy,
-): Promise<RawResponse> {
+export async function sendRequest(this: IExecuteFunctions, request: RequestDescription, retry: RetryPolicy): Promise<RawResponse> {
 	for (let attempt = 0; ; attempt++) {
-		let response: IN8nHttpFullResponse;
+		let raw: RawResponse | undefined;
+		let outcome: AttemptOutcome;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_NAME,
-				toOptions(request),
-			)) as IN8nHttpFullResponse;
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, toOptions(request))) as IN8nHttpFullResponse;
+			raw = toRaw(response);
+			outcome = { kind: 'answer', status: raw.status, headers: raw.headers };
 		} catch (error) {
-			throw noAnswer(request, error);
+			outcome = { kind: 'no-answer', code: codeOf(error) };
 		}
-		const raw = toRaw(response);
-		if (!RETRYABLE_STATUSES.has(raw.status)) return raw;
-		const wait = retryDelay(attempt, parseRetryAfter(header(raw.headers, 'retry-after')), retry);
-		if (wait === undefined) return raw;
-		await sleep(wait);
+		const decision = decideRetry(outcome, attempt, { policy: retry });
+		if (decision.retry) {
+			await sleep(decision.delayMs);
+			continue;
+		}
+		// Never the request's own error: its config holds the headers, the key among them.
+		if (!raw) throw noAnswer(request.operation, request.url, outcome.kind === 'no-answer' ? outcome.code : undefined);
+		return raw;
 	}
 }

@@ -1,28 +1,15 @@
-/** Parameters every operation shares: how items are run. */
+/** How items are run: options every operation's collection offers, and how they are read. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DEFAULT_RETRY, type RetryPolicy } from '@mediagw/core/protocol';
-import type { FieldLabels } from '../helpers/errors';
 
 /**
  * Gateway latency dominates each item (text-to-video answers when the video is done), so items
  * overlap: 200 items at 200 ms take ~2.5 s instead of ~40 s (bench/n8n-items.ts). 16 also bounds
- * how many input images are held in memory at once. Rate limits: 429 is retried; lower it if needed.
+ * how many input images are in flight at once. Rate limits: 429 is retried; lower it if needed.
  */
 export const DEFAULT_CONCURRENCY = 16;
 
-/** `negative_prompt`: an option of both video operations. */
-export const negativePromptOption: INodeProperties = {
-	displayName: 'Negative Prompt',
-	name: 'negative_prompt',
-	type: 'string',
-	default: '',
-	description: 'What must not appear in the video',
-};
-
-/**
- * Options added to each operation's "Options" collection. n8n's lint wants literal defaults; a test
- * pins them to DEFAULT_CONCURRENCY and the core's DEFAULT_RETRY.
- */
+/** Literal defaults, as n8n's lint wants them; a test pins them to DEFAULT_CONCURRENCY and DEFAULT_RETRY. */
 export const runOptions: INodeProperties[] = [
 	{
 		displayName: 'Concurrency',
@@ -40,18 +27,9 @@ export const runOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: 2,
 		description:
-			'How often a request refused with 429 or 503 is sent again, after the wait the gateway asks for (Retry-After) or a short backoff. Other failures are never retried: the task may exist.',
+			'How often a request refused with 429 or 503 (or a refused connection) is sent again, after the wait the gateway asks for (Retry-After) or a short backoff. Other failures are never retried: the task may exist.',
 	},
 ];
-
-/** Labels for fields that are not node parameters (the credential's settings). */
-export const credentialLabels: FieldLabels = {
-	'base-url': 'Base URL (credential)',
-	'video-vendor': 'Video Vendor Segment (credential)',
-	'service-prefix': 'Service Prefix (credential)',
-	'image-relax-prefix': 'Image Relax Prefix (credential)',
-	'secret-header': 'Secret Header Name (credential)',
-};
 
 export interface RunSettings {
 	concurrency: number;
