@@ -26,3 +26,4 @@ export * from './text.js';
 export * from './validate.js';
 export * from './wire.js';
 export * from './probe.js';
+export * from './notification.js';

@@ -98,3 +98,25 @@ describe('download limits', () => {
     expect(fileNameOf('https://cdn.test/a%0Ab.mp4', 'video.mp4')).toBe('video.mp4');
   });
 });
+
+describe('notifications', () => {
+  it('the default rule reads the emulator\'s notification: progress is pending, final states end it', async () => {
+    const { readNotification, DEFAULT_NOTIFICATION_RULE, valueList } = await import('../src/protocol.js');
+    expect(readNotification({ id: '17900000000000000123', status: 'IN_PROGRESS', progress: '33%' })).toMatchObject({
+      taskId: '17900000000000000123',
+      outcome: 'pending',
+    });
+    expect(readNotification({ id: 5, status: 'success', imageUrl: 'http://x/i.png' })).toMatchObject({
+      taskId: '5',
+      outcome: 'success',
+      resultUrl: 'http://x/i.png',
+    });
+    expect(readNotification({ id: '1', status: 'FAILURE', failReason: 'banned prompt' })).toMatchObject({
+      outcome: 'failure',
+      reason: 'banned prompt',
+    });
+    const nested = { ...DEFAULT_NOTIFICATION_RULE, idField: 'task.id', statusField: 'task.state', successValues: valueList('DONE, OK') };
+    expect(readNotification({ task: { id: 'a', state: 'ok' } }, nested)).toMatchObject({ taskId: 'a', outcome: 'success' });
+    expect(readNotification('not an object')).toMatchObject({ taskId: undefined, outcome: 'pending' });
+  });
+});

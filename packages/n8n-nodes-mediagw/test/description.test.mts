@@ -88,3 +88,13 @@ describe('the node', () => {
 		});
 	});
 });
+
+describe('the notification rule', () => {
+	it("the trigger's options default to the core's rule (which matches the emulator's notification)", async () => {
+		const { DEFAULT_NOTIFICATION_RULE } = await import('@mediagw/core/protocol');
+		const trigger = (loaded.nodeTypes.getByName(TRIGGER_TYPE) as INodeType).description;
+		const options = trigger.properties.find((p) => p.name === 'options')?.options as INodeProperties[];
+		const defaults = Object.fromEntries(options.map((o) => [o.name, o.default]));
+		expect(defaults).toMatchObject({ idField: DEFAULT_NOTIFICATION_RULE.idField, statusField: DEFAULT_NOTIFICATION_RULE.statusField });
+	});
+});

@@ -106,6 +106,41 @@ describe('Media Gateway Trigger', () => {
     expect(started).toEqual([[{ json: { body: [{ id: '1' }] } }]]);
   });
 
+  it('starts one run per task and status: a repeated delivery is acknowledged and starts none', async () => {
+    const notify = (id: string, status: string) => post(`?token=${TOKEN}`, JSON.stringify({ id, status }));
+    expect((await notify('repeat-1', 'IN_PROGRESS')).status).toBe(200);
+    expect((await notify('repeat-1', 'SUCCESS')).status).toBe(200);
+    const again = await notify('repeat-1', 'SUCCESS');
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ code: 200, message: 'Already received; no new run started' });
+    expect((await notify('repeat-2', 'SUCCESS')).status).toBe(200);
+    expect(started.map((items) => [items[0]?.json.id, items[0]?.json.status])).toEqual([
+      ['repeat-1', 'IN_PROGRESS'],
+      ['repeat-1', 'SUCCESS'],
+      ['repeat-2', 'SUCCESS'],
+    ]);
+  });
+
+  it('with repeats allowed (window 0), every delivery starts a run', async () => {
+    fixture = withParameters(fixture, TRIGGER, { options: { repeatWindowMinutes: 0 } });
+    for (let i = 0; i < 2; i++) await post(`?token=${TOKEN}`, JSON.stringify({ id: 'allowed-1', status: 'SUCCESS' }));
+    expect(started).toHaveLength(2);
+  });
+
+  it('refuses a body over the size limit with 413 and starts nothing', async () => {
+    fixture = withParameters(fixture, TRIGGER, { options: { maxBodyKb: 1 } });
+    const response = await post(`?token=${TOKEN}`, JSON.stringify({ id: 'big', pad: 'x'.repeat(2000) }));
+    expect(response.status).toBe(413);
+    expect(started).toEqual([]);
+  });
+
+  it('warns in the editor when no token is set', async () => {
+    const type = engine.loaded.nodeTypes.getByName(TRIGGER_TYPE) as INodeType;
+    const warning = type.description.properties.find((p) => p.name === 'noTokenWarning');
+    expect(warning?.type).toBe('notice');
+    expect(warning?.displayOptions?.show).toEqual({ token: [''] });
+  });
+
   describe('with the emulator', () => {
     let emu: Emulator;
     beforeAll(async () => {
