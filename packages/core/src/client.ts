@@ -70,13 +70,16 @@ export class MediaGatewayClient {
     if (spec && given[spec.field] !== undefined) {
       const raw = given[spec.field];
       const list: unknown[] = spec.many ? (Array.isArray(raw) ? raw : []) : [raw];
-      const ready = (item: unknown) => spec.encoding === 'data-uri' && typeof item === 'string' && item.startsWith('data:');
+      const ready = (item: unknown) =>
+        spec.encoding === 'data-uri' && typeof item === 'string' && item.startsWith('data:');
       const entries: Record<string, ImageInput> = {};
       list.forEach((item, i) => {
         if (!ready(item)) entries[spec.many ? `${spec.field}[${i}]` : spec.field] = item as ImageInput;
       });
       const opened = await openImages(entries, op.name);
-      const images = list.map((item, i) => (ready(item) ? item : opened[spec.many ? `${spec.field}[${i}]` : spec.field]));
+      const images = list.map((item, i) =>
+        ready(item) ? item : opened[spec.many ? `${spec.field}[${i}]` : spec.field],
+      );
       given[spec.field] = spec.many ? (Array.isArray(raw) ? images : raw) : images[0];
     }
     const request = buildRequest(op, this.#config, given as InputOf<Op>);
@@ -107,7 +110,8 @@ export class MediaGatewayClient {
    * earlier. Capped; sends no credentials.
    */
   async download(url: string, target: string | OutputFile, options: DownloadCallOptions = {}): Promise<DownloadResult> {
-    const output = typeof target === 'string' ? await OutputFile.reserve(target, { overwrite: options.overwrite }) : target;
+    const output =
+      typeof target === 'string' ? await OutputFile.reserve(target, { overwrite: options.overwrite }) : target;
     return downloadFile(url, output, {
       dispatcher: this.#transport.dispatcher,
       maxBytes: this.#maxDownloadBytes,

@@ -5,7 +5,7 @@
  */
 import { type FieldIssue, ValidationError } from './errors/index.js';
 import { DEFAULT_ROUTES, isSegment, type RouteSetting, type RouteSettings, SEGMENT_RULE } from './route.js';
-import { show } from './text.js';
+import { hasControlCharacters, show } from './text.js';
 
 export interface ProtocolConfig extends Partial<RouteSettings> {
   /** Base address; may carry a path prefix; a trailing slash changes nothing. */
@@ -26,11 +26,14 @@ export interface ResolvedConfig extends RouteSettings {
 export const BLEND_ACCEPTED = 1;
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A header value: no control characters (a line break would end the header and start another). */
-const HEADER_VALUE = /^[^\u0000-\u001f\u007f]*$/;
 
 /** Settings that are path segments. */
-export const SEGMENT_SETTINGS: readonly RouteSetting[] = ['videoVendor', 'servicePrefix', 'textVideoModel', 'imageRelaxPrefix'];
+export const SEGMENT_SETTINGS: readonly RouteSetting[] = [
+  'videoVendor',
+  'servicePrefix',
+  'textVideoModel',
+  'imageRelaxPrefix',
+];
 
 export function segmentIssue(field: string, value: unknown): FieldIssue | undefined {
   if (isSegment(value)) return undefined;
@@ -63,7 +66,10 @@ export function resolveConfig(config: ProtocolConfig): ResolvedConfig {
   }
   if (url && (url.search || url.hash || url.username || url.password)) {
     // The message never repeats the URL: its user info may hold a password.
-    issues.push({ field: 'baseUrl', message: 'must not carry a query, fragment or credentials; give the key as the API key' });
+    issues.push({
+      field: 'baseUrl',
+      message: 'must not carry a query, fragment or credentials; give the key as the API key',
+    });
   }
   if (url) resolved.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   for (const key of SEGMENT_SETTINGS) {
@@ -77,10 +83,12 @@ export function resolveConfig(config: ProtocolConfig): ResolvedConfig {
   if (key !== undefined) {
     // Never quoted: it is the secret.
     if (key.trim() === '') issues.push({ field: 'apiKey', message: 'is empty; give the gateway API key' });
-    else if (!HEADER_VALUE.test(key) || key !== key.trim()) {
+    // A control character in a header value (a line break) would end the header and start another.
+    else if (hasControlCharacters(key) || key !== key.trim()) {
       issues.push({
         field: 'apiKey',
-        message: 'contains a line break, a control character or surrounding blanks; give the key alone (check how it was pasted)',
+        message:
+          'contains a line break, a control character or surrounding blanks; give the key alone (check how it was pasted)',
       });
     }
   }

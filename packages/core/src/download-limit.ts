@@ -33,12 +33,15 @@ export function downloadLimit(announced: unknown, maxBytes: number = DEFAULT_MAX
   return { maxBytes, announced: undefined, reason: 'the download limit' };
 }
 
+import { hasControlCharacters } from './text.js';
+
 /** The last path segment of a URL as a file name, else the fallback. */
 export function fileNameOf(url: string, fallback: string): string {
   try {
     const last = new URL(url).pathname.split('/').filter(Boolean).pop();
     const name = last ? decodeURIComponent(last) : '';
-    return /^[^\u0000-\u001f/\\]{1,200}$/.test(name) && name !== '.' && name !== '..' ? name : fallback;
+    const usable = name.length > 0 && name.length <= 200 && !/[/\\]/.test(name) && !hasControlCharacters(name);
+    return usable && name !== '.' && name !== '..' ? name : fallback;
   } catch {
     return fallback;
   }

@@ -123,7 +123,8 @@ export function exactDigits(value: unknown, what = 'an integer'): { digits: stri
   return { message: `must be ${what}, got ${show(value)}` };
 }
 
-const notAllowed = (rule: string) => (issue: { input?: unknown }) => `${show(issue.input)} is not allowed; allowed: ${rule}`;
+const notAllowed = (rule: string) => (issue: { input?: unknown }) =>
+  `${show(issue.input)} is not allowed; allowed: ${rule}`;
 
 function isAbsoluteHttpUrl(value: string): boolean {
   try {
@@ -203,7 +204,8 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 export function fromText(spec: FieldSpec, text: string): { value: unknown } | { message: string } {
   const t = text.trim();
   if (spec.kind === 'number' || spec.kind === 'integer') {
-    if (!DECIMAL.test(t)) return { message: `${show(text)} is not a number in decimal notation; allowed: ${ruleOf(spec)}` };
+    if (!DECIMAL.test(t))
+      return { message: `${show(text)} is not a number in decimal notation; allowed: ${ruleOf(spec)}` };
     return { value: Number(t) };
   }
   if (spec.kind === 'digits') {

@@ -113,5 +113,6 @@ export function checkDataUri(field: string, uri: unknown, issues: FieldIssue[]):
     type = undefined;
   }
   if (!type) issues.push({ field, message: `is not an image (declared ${parts.mime}, the bytes match no image type)` });
-  else if (type.mime !== parts.mime) issues.push({ field, message: `declares ${parts.mime} but its bytes are ${type.mime}` });
+  else if (type.mime !== parts.mime)
+    issues.push({ field, message: `declares ${parts.mime} but its bytes are ${type.mime}` });
 }

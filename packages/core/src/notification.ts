@@ -50,7 +50,11 @@ function at(body: unknown, path: string): unknown {
 }
 
 const text = (value: unknown) =>
-  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : undefined;
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'bigint'
+      ? String(value)
+      : undefined;
 
 /** Splits a comma-separated list of values (a UI setting) into the list a rule wants. */
 export function valueList(list: string): string[] {

@@ -60,7 +60,10 @@ export interface AnswerSpec<R> {
   /** Everything the spec lists; what is missing or mistyped here only draws a warning. */
   readonly listed: z.ZodType;
   /** A refusal carried by a 2xx answer (a failure envelope, a code not accepted), checked first. */
-  refusal?(json: Record<string, unknown>, ctx: AnswerContext): Omit<GatewayErrorInit, 'status' | 'operation'> | undefined;
+  refusal?(
+    json: Record<string, unknown>,
+    ctx: AnswerContext,
+  ): Omit<GatewayErrorInit, 'status' | 'operation'> | undefined;
   /** The typed result; the useful part is known to be there, anything else may be missing. */
   read(json: Record<string, unknown>, ctx: AnswerContext): R;
 }
@@ -105,12 +108,12 @@ export interface Operation<
 }
 
 /** The images part of an input: one source or a list, under the operation's wire name. */
-type ImagesInput<I, Img> = I extends ImagesSpec<infer F, infer M> ? { [K in F]: M extends true ? readonly Img[] : Img } : unknown;
+type ImagesInput<I, Img> =
+  I extends ImagesSpec<infer F, infer M> ? { [K in F]: M extends true ? readonly Img[] : Img } : unknown;
 
 /** What a caller passes: the fields, plus the images as `Img` (protocol sources, or what a transport reads). */
-export type InputOf<Op, Img = ImageSource> = Op extends Operation<string, infer Fs, unknown, infer I>
-  ? FieldsInput<Fs> & ImagesInput<I, Img>
-  : never;
+export type InputOf<Op, Img = ImageSource> =
+  Op extends Operation<string, infer Fs, unknown, infer I> ? FieldsInput<Fs> & ImagesInput<I, Img> : never;
 
 /** What a caller gets: the operation's own result plus the answer as parsed and any warnings. */
 export type ResultOf<Op> = Op extends Operation<infer Name, FieldSpecs, infer R> ? Result<Name, R> : never;
@@ -123,6 +126,7 @@ export type Result<Name extends string = string, R = unknown> = R & {
   readonly response: Record<string, unknown>;
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: any result type: a list of operations holds many
 export type AnyOperation = Operation<string, FieldSpecs, any, ImagesSpec | undefined>;
 
 export function defineOperation<

@@ -66,10 +66,12 @@ export function parseAnswer<Op extends AnyOperation>(op: Op, raw: RawResponse, o
   const warnings = [...(options.warnings ?? [])];
   const answerCtx: AnswerContext = {
     config: options.config,
-    raw,
+    // Headers too: a gateway may echo the key in a request id header.
+    raw: { ...raw, headers: scrubDeep(raw.headers, secrets) },
     warn: (message) => warnings.push(quoted(message, secrets)),
   };
-  const record = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  const record =
+    json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
   const refusal = record ? op.answer.refusal?.(record, answerCtx) : undefined;
   if (refusal) {
     const clean = (text: string | undefined) => (text === undefined ? undefined : quoted(text, secrets));

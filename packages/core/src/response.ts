@@ -147,7 +147,13 @@ export function idsIn(json: unknown, text?: string): string[] {
   return [...ids];
 }
 
-export function invalidAnswer(raw: RawResponse, ctx: ParseContext, problems: string[], json?: unknown, cause?: unknown) {
+export function invalidAnswer(
+  raw: RawResponse,
+  ctx: ParseContext,
+  problems: string[],
+  json?: unknown,
+  cause?: unknown,
+) {
   const text = bodyText(raw.body);
   return new InvalidResponseError({
     operation: ctx.operation,
@@ -172,6 +178,12 @@ export function readJson(raw: RawResponse, ctx: ParseContext): unknown {
     return parseJsonExact(text);
   } catch (cause) {
     const cut = /end of (json )?input|unterminated/i.test(String((cause as Error)?.message));
-    throw invalidAnswer(raw, ctx, [cut ? 'the body is cut short (incomplete JSON)' : 'the body is not JSON'], undefined, cause);
+    throw invalidAnswer(
+      raw,
+      ctx,
+      [cut ? 'the body is cut short (incomplete JSON)' : 'the body is not JSON'],
+      undefined,
+      cause,
+    );
   }
 }

@@ -4,9 +4,18 @@
  */
 
 /** ANSI/VT escape sequences: CSI (`ESC [ ... final`), OSC (`ESC ] ... BEL|ST`), and two-byte escapes. */
-const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
+const ESCAPES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
 /** C0 and C1 controls, DEL, line/paragraph separators and bidi overrides (they can disguise text). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+
+/** Whether a text holds an escape sequence or a control character. */
+export function hasControlCharacters(text: string): boolean {
+  CONTROLS.lastIndex = 0;
+  return CONTROLS.test(text);
+}
 
 /** One line of plain text: escapes removed, every run of control characters a single space. */
 export function plainText(text: string): string {

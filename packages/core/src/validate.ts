@@ -26,12 +26,7 @@ export function toFieldIssues(error: z.ZodError, allowedKeys?: readonly string[]
 }
 
 /** Parses `input` with `schema`, or throws a ValidationError naming each bad field. */
-export function validate<T>(
-  schema: z.ZodType<T>,
-  input: unknown,
-  operation: string,
-  extra: FieldIssue[] = [],
-): T {
+export function validate<T>(schema: z.ZodType<T>, input: unknown, operation: string, extra: FieldIssue[] = []): T {
   const result = schema.safeParse(input);
   if (result.success && extra.length === 0) return result.data;
   const keys = 'shape' in schema ? Object.keys((schema as unknown as { shape: object }).shape) : undefined;

@@ -23,7 +23,7 @@ export function jsonBodySchema(op: AnyOperation): z.ZodType<Record<string, unkno
     shape[images.field] = images.many ? list : z.string({ error: 'is required: an image data URI' });
   }
   return z.strictObject(shape).superRefine((body, ctx) => {
-    if (!images || images.encoding !== 'data-uri') return;
+    if (images?.encoding !== 'data-uri') return;
     const value = body[images.field];
     const uris = Array.isArray(value) ? value : [value];
     const issues: FieldIssue[] = [];

@@ -30,10 +30,12 @@ afterEach(() => {
   server.requests.length = 0;
 });
 
-const video = (bytes = 1000) => (_req: unknown, res: import('node:http').ServerResponse) => {
-  res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes) });
-  res.end(Buffer.alloc(bytes, 7));
-};
+const video =
+  (bytes = 1000) =>
+  (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes) });
+    res.end(Buffer.alloc(bytes, 7));
+  };
 
 async function refused(path: string, options: { overwrite?: boolean } = {}): Promise<string> {
   try {
@@ -47,7 +49,9 @@ async function refused(path: string, options: { overwrite?: boolean } = {}): Pro
 
 describe('a target is checked before anything is sent', () => {
   it('a device is never replaced by a file', async () => {
-    expect(await refused('/dev/null', { overwrite: true })).toMatch(/is a character device, not a regular file; it is never replaced/);
+    expect(await refused('/dev/null', { overwrite: true })).toMatch(
+      /is a character device, not a regular file; it is never replaced/,
+    );
     expect((await stat('/dev/null')).isCharacterDevice()).toBe(true);
   });
 
@@ -73,7 +77,9 @@ describe('a target is checked before anything is sent', () => {
 
   it('a folder that cannot be made is refused, naming the reason', async () => {
     await writeFile(join(dir, 'a-file'), 'x');
-    expect(await refused(join(dir, 'a-file', 'sub', 'v.mp4'))).toMatch(/cannot create the folder .*not a directory \(ENOTDIR\)/);
+    expect(await refused(join(dir, 'a-file', 'sub', 'v.mp4'))).toMatch(
+      /cannot create the folder .*not a directory \(ENOTDIR\)/,
+    );
   });
 });
 

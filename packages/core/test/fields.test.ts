@@ -60,7 +60,7 @@ describe('text input', () => {
     expect(fromText(textToVideo.fields.seed, '0x10')).toEqual({ message: expect.stringMatching(/not allowed/) });
   });
 
-  it('fieldsFromText reads the operation\'s fields and leaves unknown names to the schema', () => {
+  it("fieldsFromText reads the operation's fields and leaves unknown names to the schema", () => {
     const { values, issues } = fieldsFromText(textToVideo, { prompt: 'p', guidance_scale: '0x5', nope: 'x' });
     expect(values).toEqual({ prompt: 'p', nope: 'x' });
     expect(issues).toEqual([{ field: 'guidance_scale', message: expect.stringMatching(/decimal notation/) }]);
@@ -74,7 +74,7 @@ describe('plain text', () => {
   });
 
   it('scrubDeep replaces secrets in keys and values, and returns the same object when there are none', () => {
-    const value = { a: ['x-SECRET-y', 2], ['SECRET']: { b: 'ok' } };
+    const value = { a: ['x-SECRET-y', 2], SECRET: { b: 'ok' } };
     expect(scrubDeep(value, ['SECRET'])).toEqual({ a: ['x-[redacted]-y', 2], '[redacted]': { b: 'ok' } });
     const clean = { a: ['x'] };
     expect(scrubDeep(clean, ['SECRET'])).toBe(clean);
@@ -100,7 +100,7 @@ describe('download limits', () => {
 });
 
 describe('notifications', () => {
-  it('the default rule reads the emulator\'s notification: progress is pending, final states end it', async () => {
+  it("the default rule reads the emulator's notification: progress is pending, final states end it", async () => {
     const { readNotification, DEFAULT_NOTIFICATION_RULE, valueList } = await import('../src/protocol.js');
     expect(readNotification({ id: '17900000000000000123', status: 'IN_PROGRESS', progress: '33%' })).toMatchObject({
       taskId: '17900000000000000123',
@@ -115,8 +115,16 @@ describe('notifications', () => {
       outcome: 'failure',
       reason: 'banned prompt',
     });
-    const nested = { ...DEFAULT_NOTIFICATION_RULE, idField: 'task.id', statusField: 'task.state', successValues: valueList('DONE, OK') };
-    expect(readNotification({ task: { id: 'a', state: 'ok' } }, nested)).toMatchObject({ taskId: 'a', outcome: 'success' });
+    const nested = {
+      ...DEFAULT_NOTIFICATION_RULE,
+      idField: 'task.id',
+      statusField: 'task.state',
+      successValues: valueList('DONE, OK'),
+    };
+    expect(readNotification({ task: { id: 'a', state: 'ok' } }, nested)).toMatchObject({
+      taskId: 'a',
+      outcome: 'success',
+    });
     expect(readNotification('not an object')).toMatchObject({ taskId: undefined, outcome: 'pending' });
   });
 });

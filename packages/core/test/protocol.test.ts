@@ -64,7 +64,12 @@ describe('config', () => {
     expect(JSON.stringify(withPassword)).not.toContain('hunter2');
   });
 
-  it.each(['sk-a\r\nX-Injected: 1', 'sk-a\n', 'sk\u0000a', ' sk-a'])('refuses a key with control characters or blanks: %j', (apiKey) => {
+  it.each([
+    'sk-a\r\nX-Injected: 1',
+    'sk-a\n',
+    'sk\u0000a',
+    ' sk-a',
+  ])('refuses a key with control characters or blanks: %j', (apiKey) => {
     const [issue] = validationIssues(() => resolveConfig({ baseUrl: 'https://gw.test', apiKey }));
     expect(issue).toMatchObject({ field: 'apiKey', message: expect.stringMatching(/line break, a control character/) });
     expect(issue?.message).not.toContain('sk-a');
@@ -158,7 +163,9 @@ describe('image-to-video', () => {
     if (r.body.type !== 'multipart') throw new Error('multipart expected');
     expect(r.body.parts[0]).toMatchObject({ contentType: 'image/jpeg', filename: 'photo.png' });
     const issues = validationIssues(() => buildRequest(imageToVideo, config, { input_image: source(PDF, 'fake.png') }));
-    expect(issues).toEqual([{ field: 'input_image', message: expect.stringMatching(/not an image .*allowed: PNG, JPEG/) }]);
+    expect(issues).toEqual([
+      { field: 'input_image', message: expect.stringMatching(/not an image .*allowed: PNG, JPEG/) },
+    ]);
   });
 
   it.each([
@@ -192,7 +199,10 @@ describe('blend', () => {
       .map((s) => (typeof s === 'string' ? s : Buffer.from(s.image.handle as Uint8Array).toString('base64')))
       .join('');
     expect(JSON.parse(text)).toEqual({
-      base64Array: [`data:image/png;base64,${PNG.toString('base64')}`, `data:image/jpeg;base64,${JPEG.toString('base64')}`],
+      base64Array: [
+        `data:image/png;base64,${PNG.toString('base64')}`,
+        `data:image/jpeg;base64,${JPEG.toString('base64')}`,
+      ],
       botType: 'ALT_JOURNEY',
       dimensions: 'SQUARE',
       notifyHook: 'https://hooks.test/cb?x=1',
@@ -214,9 +224,17 @@ describe('blend', () => {
     ['base64Array', { base64Array: [] }, /at least one image/],
     ['base64Array[0]', { base64Array: [source(PDF)] }, /not an image/],
     ['base64Array[0]', { base64Array: ['data:image/png;base64,JVBERi0xLjcK'] }, /not an image/],
-    ['base64Array[0]', { base64Array: [`data:image/gif;base64,${PNG.toString('base64')}`] }, /declares image\/gif but its bytes are image\/png/],
+    [
+      'base64Array[0]',
+      { base64Array: [`data:image/gif;base64,${PNG.toString('base64')}`] },
+      /declares image\/gif but its bytes are image\/png/,
+    ],
     ['base64Array[0]', { base64Array: ['hello'] }, /data:<image mime>;base64/],
-    ['botType', { base64Array: [source(PNG)], botType: 'main_journey' }, /allowed: one of MAIN_JOURNEY, ALT_JOURNEY \(exact case\)/],
+    [
+      'botType',
+      { base64Array: [source(PNG)], botType: 'main_journey' },
+      /allowed: one of MAIN_JOURNEY, ALT_JOURNEY \(exact case\)/,
+    ],
     ['dimensions', { base64Array: [source(PNG)], dimensions: 'WIDE' }, /allowed: one of PORTRAIT, SQUARE, LANDSCAPE/],
     ['notifyHook', { base64Array: [source(PNG)], notifyHook: '/relative' }, /absolute http\(s\) URL/],
     ['notifyHook', { base64Array: [source(PNG)], notifyHook: 'ftp://x.test/' }, /absolute http\(s\) URL/],

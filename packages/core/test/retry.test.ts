@@ -35,7 +35,8 @@ describe('decideRetry', () => {
   });
 
   it('never retries another status, or a body that cannot be sent again', () => {
-    for (const status of [200, 201, 400, 401, 404, 500, 502, 504]) expect(decideRetry(answer(status), 0).retry).toBe(false);
+    for (const status of [200, 201, 400, 401, 404, 500, 502, 504])
+      expect(decideRetry(answer(status), 0).retry).toBe(false);
     expect(decideRetry(answer(429), 0, { replayable: false })).toEqual({ retry: false });
   });
 

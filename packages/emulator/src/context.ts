@@ -42,7 +42,13 @@ export interface OperationRoute {
   /** A successful answer reduced to the part a client needs (the `sparse` fault). */
   sparse(full: Record<string, unknown>): Record<string, unknown>;
   /** Work once the answer is on its way (notifications), with the fault in force. */
-  afterAnswer?(received: Received, answer: Record<string, unknown>, ctx: EmulatorContext, exchange: Exchange, answered: Promise<unknown>): void;
+  afterAnswer?(
+    received: Received,
+    answer: Record<string, unknown>,
+    ctx: EmulatorContext,
+    exchange: Exchange,
+    answered: Promise<unknown>,
+  ): void;
 }
 
 /** Ids like the gateway's blend ids: long decimal numbers, more than 2^53 (time, then a counter). */

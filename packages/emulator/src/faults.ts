@@ -76,7 +76,11 @@ export function parseFaultHeader(header: string): Fault {
   return fault as Fault;
 }
 
-function readValue(key: string, kind: 'ms' | 'status' | 'text' | 'flag' | 'count' | 'whole', value: string | undefined) {
+function readValue(
+  key: string,
+  kind: 'ms' | 'status' | 'text' | 'flag' | 'count' | 'whole',
+  value: string | undefined,
+) {
   const bad = (allowed: string) =>
     new FaultHeaderError(`${FAULT_HEADER}: ${key}="${value ?? ''}"; allowed: ${allowed}`);
   if (kind === 'flag') {
@@ -92,7 +96,9 @@ function readValue(key: string, kind: 'ms' | 'status' | 'text' | 'flag' | 'count
     return n;
   }
   if (!Number.isInteger(n) || n < (kind === 'count' ? 1 : 0)) {
-    throw bad(kind === 'count' ? 'a positive integer' : kind === 'whole' ? 'a whole number' : 'a whole number of milliseconds');
+    throw bad(
+      kind === 'count' ? 'a positive integer' : kind === 'whole' ? 'a whole number' : 'a whole number of milliseconds',
+    );
   }
   return n;
 }

@@ -9,7 +9,14 @@ import { type AnyOperation, type RouteSettings, routePath } from '@mediagw/core/
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkKey, type KeyPolicy } from './auth.js';
 import { type Answer, type Exchange, errorAnswer, jsonAnswer, send, successStatus } from './exchange.js';
-import { FAULT_HEADER, type Fault, type FaultCounter, FaultHeaderError, isErrorStatus, parseFaultHeader } from './faults.js';
+import {
+  FAULT_HEADER,
+  type Fault,
+  type FaultCounter,
+  FaultHeaderError,
+  isErrorStatus,
+  parseFaultHeader,
+} from './faults.js';
 
 export interface ServedPath {
   /** As fastify matches it (`/service_prefix/submit/*`). */

@@ -91,7 +91,11 @@ export async function deliverNotification(url: string, body: Notification, optio
 }
 
 /** Delivers notifications one after the other (progress first, the final one last). */
-export async function deliverAll(url: string, bodies: readonly Notification[], options: DeliveryOptions): Promise<void> {
+export async function deliverAll(
+  url: string,
+  bodies: readonly Notification[],
+  options: DeliveryOptions,
+): Promise<void> {
   for (const body of bodies) {
     if (options.signal.aborted) return;
     await deliverNotification(url, body, options);

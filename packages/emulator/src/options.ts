@@ -93,7 +93,10 @@ export function checkOptions(options: EmulatorOptions): FieldIssue[] {
   }
   if (apiKey !== undefined && apiKey.trim() === '') issues.push({ field: 'apiKey', message: 'is empty' });
   if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
-    issues.push({ field: 'publicUrl', message: `"${publicUrl}" is not allowed; allowed: http(s)://host[:port][/prefix]` });
+    issues.push({
+      field: 'publicUrl',
+      message: `"${publicUrl}" is not allowed; allowed: http(s)://host[:port][/prefix]`,
+    });
   }
   return issues;
 }

@@ -46,7 +46,8 @@ async function readUpload(part: MultipartFile): Promise<{ summary: UploadSummary
 export function paramsOf(op: AnyOperation, request: FastifyRequest): Record<string, string> {
   const wildcard = (request.params as { '*'?: string })['*'];
   const params: Record<string, string> = {};
-  for (const [name, spec] of Object.entries(op.fields)) if (spec.kind === 'segment' && wildcard !== undefined) params[name] = wildcard;
+  for (const [name, spec] of Object.entries(op.fields))
+    if (spec.kind === 'segment' && wildcard !== undefined) params[name] = wildcard;
   return params;
 }
 
@@ -55,7 +56,12 @@ const paramIssues = (params: Record<string, string>) =>
 
 type Outcome = { received: Received } | { answer: Answer };
 
-async function readMultipart(op: AnyOperation, request: FastifyRequest, exchange: Exchange, maxUploadBytes: number): Promise<Outcome> {
+async function readMultipart(
+  op: AnyOperation,
+  request: FastifyRequest,
+  exchange: Exchange,
+  maxUploadBytes: number,
+): Promise<Outcome> {
   const field = op.images?.field ?? '';
   const issues: FieldIssue[] = [];
   const refuse = (status: number, message: string, list?: FieldIssue[]) => ({
@@ -72,8 +78,10 @@ async function readMultipart(op: AnyOperation, request: FastifyRequest, exchange
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (part.fieldname === field) issues.push({ field, message: 'must be a file part (with a filename), not a text field' });
-        else if (part.fieldname in texts) issues.push({ field: part.fieldname, message: 'was sent more than once; send it once' });
+        if (part.fieldname === field)
+          issues.push({ field, message: 'must be a file part (with a filename), not a text field' });
+        else if (part.fieldname in texts)
+          issues.push({ field: part.fieldname, message: 'was sent more than once; send it once' });
         else texts[part.fieldname] = String(part.value);
         continue;
       }
@@ -96,7 +104,9 @@ async function readMultipart(op: AnyOperation, request: FastifyRequest, exchange
 
   const params = paramsOf(op, request);
   const read = fieldsFromText(op, texts);
-  const checked = validated(exchange, () => validate(op.schema, { ...read.values, ...params }, op.name, [...read.issues, ...issues]));
+  const checked = validated(exchange, () =>
+    validate(op.schema, { ...read.values, ...params }, op.name, [...read.issues, ...issues]),
+  );
   if ('answer' in checked) return checked;
   return { received: { fields: read.values, params, uploads: uploads.map((u) => u.summary), dataUris: [] } };
 }
@@ -109,17 +119,23 @@ function readJsonBody(op: AnyOperation, request: FastifyRequest, exchange: Excha
   const { [images ?? '']: uris, ...fields } = body as Record<string, unknown>;
   exchange.record.fields = images ? fields : (body as Record<string, unknown>);
   const params = paramsOf(op, request);
-  let schema = schemas.get(op);
-  if (!schema) schemas.set(op, (schema = jsonBodySchema(op)));
-  const wire = schema;
+  const wire = schemas.get(op) ?? jsonBodySchema(op);
+  schemas.set(op, wire);
   const checked = validated(exchange, () => validate(wire, request.body ?? {}, op.name, paramIssues(params)));
   if ('answer' in checked) return checked;
   const dataUris = images ? (Array.isArray(uris) ? (uris as string[]) : [uris as string]) : [];
   return { received: { fields, params, uploads: [], dataUris } };
 }
 
-export function readRequest(op: AnyOperation, request: FastifyRequest, exchange: Exchange, maxUploadBytes: number): Promise<Outcome> | Outcome {
+export function readRequest(
+  op: AnyOperation,
+  request: FastifyRequest,
+  exchange: Exchange,
+  maxUploadBytes: number,
+): Promise<Outcome> | Outcome {
   const params = paramsOf(op, request);
   if (Object.keys(params).length > 0) exchange.record.params = params;
-  return op.body === 'multipart' ? readMultipart(op, request, exchange, maxUploadBytes) : readJsonBody(op, request, exchange);
+  return op.body === 'multipart'
+    ? readMultipart(op, request, exchange, maxUploadBytes)
+    : readJsonBody(op, request, exchange);
 }

@@ -4,9 +4,16 @@
  * route (404) -> key (401/403) -> fault -> validation (400, the core's rules) -> success.
  */
 import type { AddressInfo } from 'node:net';
-import { type FieldIssue, OPERATIONS, type RouteSettings, redactHeaders, resolveConfig, ValidationError } from '@mediagw/core/protocol';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import {
+  type FieldIssue,
+  OPERATIONS,
+  type RouteSettings,
+  redactHeaders,
+  resolveConfig,
+  ValidationError,
+} from '@mediagw/core/protocol';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { KeyPolicy } from './auth.js';
 import type { EmulatorContext, OperationRoute } from './context.js';
 import { type Exchange, errorAnswer, jsonAnswer, type RecordedRequest, send, successStatus } from './exchange.js';
@@ -14,12 +21,12 @@ import { type Fault, FaultCounter } from './faults.js';
 import { type Download, FILES_PATH, FileStore } from './files.js';
 import { authLabel, gate, servedPath } from './gate.js';
 import { deliverAll, type NotificationAttempt } from './notify.js';
+import { checkOptions, type Emulator, type EmulatorOptions, type Endpoint } from './options.js';
 import { readRequest } from './reading.js';
 import { blendRoute } from './routes/blend.js';
 import { acceptJsonBodies, jsonBodyLimit, MAX_JSON_BODY } from './routes/common.js';
 import { imageToVideoRoute } from './routes/image-to-video.js';
 import { textToVideoRoute } from './routes/text-to-video.js';
-import { checkOptions, type Emulator, type EmulatorOptions, type Endpoint } from './options.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,7 +76,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   if (issues.length > 0) throw new ValidationError(issues);
   const maxUploadBytes = options.maxUploadBytes ?? GIB;
-  const keys: KeyPolicy = { secretHeader: routes.secretHeader, apiKey: options.apiKey, forbiddenKeys: new Set(options.forbiddenKeys ?? []) };
+  const keys: KeyPolicy = {
+    secretHeader: routes.secretHeader,
+    apiKey: options.apiKey,
+    forbiddenKeys: new Set(options.forbiddenKeys ?? []),
+  };
 
   const requests: RecordedRequest[] = [];
   let seq = 0;
@@ -129,7 +140,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   function notFound(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const exchange = begin(request, undefined);
     const list = [...endpoints.map((e) => `${e.method} ${e.path}`), `GET ${FILES_PATH}/<name>`].join(', ');
-    return send(reply, exchange, errorAnswer(exchange, 404, `no route for ${request.method} ${request.url.split('?')[0]}; the emulator serves ${list}`));
+    return send(
+      reply,
+      exchange,
+      errorAnswer(
+        exchange,
+        404,
+        `no route for ${request.method} ${request.url.split('?')[0]}; the emulator serves ${list}`,
+      ),
+    );
   }
 
   async function handle(route: OperationRoute, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -153,11 +172,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const exchange = request.exchange;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const why = jsonLimit === MAX_JSON_BODY ? 'a JSON body must fit in one JavaScript string' : 'set by maxUploadBytes';
+      const why =
+        jsonLimit === MAX_JSON_BODY ? 'a JSON body must fit in one JavaScript string' : 'set by maxUploadBytes';
       return send(reply, exchange, errorAnswer(exchange, 413, `the body is larger than ${jsonLimit} bytes (${why})`));
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    return send(reply, exchange, errorAnswer(exchange, status, status < 500 ? error.message : `emulator error: ${error.message}`));
+    return send(
+      reply,
+      exchange,
+      errorAnswer(exchange, status, status < 500 ? error.message : `emulator error: ${error.message}`),
+    );
   });
   ctx.files.serve(app, (download) => downloads.push(download));
   const gateCtx = { keys, faults, serverFault: () => serverFault, begin };
@@ -169,7 +193,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         // Anything else is left unread; the reader refuses it.
         scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
       } else acceptJsonBodies(scope, jsonLimit);
-      const onRequest = (request: FastifyRequest, reply: FastifyReply) => gate(route.operation, route.failure, request, reply, gateCtx);
+      const onRequest = (request: FastifyRequest, reply: FastifyReply) =>
+        gate(route.operation, route.failure, request, reply, gateCtx);
       scope.post(path, { onRequest }, (request, reply) => handle(route, request, reply));
     });
   }
@@ -192,7 +217,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests,
     notifications,
     downloads,
-    count: (operation) => (operation === undefined ? requests.length : requests.filter((r) => r.operation === operation).length),
+    count: (operation) =>
+      operation === undefined ? requests.length : requests.filter((r) => r.operation === operation).length,
     setFault(fault) {
       serverFault = fault;
       faults.forget('server');

@@ -110,7 +110,10 @@ it('sends progress notifications first, then the final one; a failure fault and 
     ['FAILURE', failed.taskId],
     ['FAILURE', failed.taskId],
   ]);
-  expect(hook.received[0]?.body).toMatchObject({ imageUrl: null, failReason: expect.stringMatching(/emulated failure/) });
+  expect(hook.received[0]?.body).toMatchObject({
+    imageUrl: null,
+    failReason: expect.stringMatching(/emulated failure/),
+  });
   emu.setFault(undefined);
   await client.close();
   await hook.close();

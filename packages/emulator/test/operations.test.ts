@@ -48,6 +48,7 @@ describe('image-to-video', () => {
       cfg: 0.5,
       aspect_ratio: '1:1',
     });
+    // biome-ignore lint/suspicious/noExplicitAny: walking the answer's nested fields
     const response = result.response as Record<string, any>;
     expect(result.warnings).toEqual([]);
     expect(Object.keys(response).sort()).toEqual(['data', 'message', 'result', 'status', 'timestamp']);

@@ -78,9 +78,7 @@ describe('bad parameters: NodeOperationError naming the field, nothing sent', ()
     setup.engine.credentials.set('gw', { baseUrl: 'gateway.example.com', apiKey: KEY });
     const { error } = await run(textToVideo());
     expect(error?.name).toBe('NodeOperationError');
-    expect(error?.message).toMatch(
-      /Base URL \(credential\) \(baseUrl\): "gateway.example.com" is not an absolute URL/,
-    );
+    expect(error?.message).toMatch(/Base URL \(credential\) \(baseUrl\): "gateway.example.com" is not an absolute URL/);
   });
 });
 

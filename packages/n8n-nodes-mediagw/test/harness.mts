@@ -251,6 +251,12 @@ export function withNodeSettings(workflow: WorkflowFixture, nodeName: string, pa
 export class Engine {
   readonly credentials = new Map<string, ICredentialDataDecryptedObject>();
   private runs = 0;
+  /** Where `$execution.resumeUrl` points (a WaitingServer sets it). */
+  webhookWaitingBaseUrl = 'http://127.0.0.1/webhook-waiting';
+
+  get lastExecutionId(): string {
+    return `exec-${this.runs}`;
+  }
 
   readonly loaded: LoadedPackage;
 
@@ -268,7 +274,7 @@ export class Engine {
       restApiUrl: 'http://127.0.0.1/rest',
       instanceBaseUrl: 'http://127.0.0.1',
       webhookBaseUrl: 'http://127.0.0.1/webhook',
-      webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+      webhookWaitingBaseUrl: this.webhookWaitingBaseUrl,
       webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
       formBaseUrl: 'http://127.0.0.1/form',
       formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',

@@ -134,4 +134,3 @@ export class InvalidResponseError extends MediaGatewayError {
     this.possibleTaskIds = ids;
   }
 }
-

@@ -103,4 +103,3 @@ export class DownloadError extends MediaGatewayError {
     this.code = init.code;
   }
 }
-

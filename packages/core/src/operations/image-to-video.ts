@@ -68,7 +68,9 @@ export interface ImageToVideoResult {
   /** The envelope `timestamp` array as a Date (read as UTC: the spec states no zone). */
   timestamp: Date | undefined;
   /** The quota of the task kind (`data.limitation`); the unit is not stated. */
-  quota: { limit: number | string | undefined; remaining: number | string | undefined; type: string | undefined } | undefined;
+  quota:
+    | { limit: number | string | undefined; remaining: number | string | undefined; type: string | undefined }
+    | undefined;
   /** Task arguments as a name -> value map (values are strings, as sent). */
   arguments: Record<string, string>;
 }
@@ -164,6 +166,8 @@ export const imageToVideo = defineOperation({
   ],
   describe: (r) => [
     `image-to-video: task ${r.taskId} created (status ${r.status ?? 'not given'})`,
-    ...(r.quota ? [`  quota: ${r.quota.remaining ?? '?'} of ${r.quota.limit ?? '?'} left (${r.quota.type ?? 'kind not given'})`] : []),
+    ...(r.quota
+      ? [`  quota: ${r.quota.remaining ?? '?'} of ${r.quota.limit ?? '?'} left (${r.quota.type ?? 'kind not given'})`]
+      : []),
   ],
 });

@@ -4,8 +4,8 @@
  */
 import * as z from 'zod/v4';
 import { field } from '../fields.js';
-import { requestIdOf } from '../response.js';
 import { defineOperation } from '../operation.js';
+import { requestIdOf } from '../response.js';
 import { at, idText, integer, text, wireInteger } from './common.js';
 
 /** Fewer words than this draws a warning: the spec says a short prompt gives poor results. */
@@ -90,7 +90,10 @@ export const textToVideo = defineOperation({
       if (status === undefined || (typeof status === 'string' && COMPLETED_STATUSES.has(status))) return undefined;
       return {
         gatewayCode: typeof status === 'string' || typeof status === 'number' ? status : undefined,
-        gatewayMessage: text(json.error) ?? text(json.message) ?? `the gateway answered status ${JSON.stringify(status)}, not COMPLETED`,
+        gatewayMessage:
+          text(json.error) ??
+          text(json.message) ??
+          `the gateway answered status ${JSON.stringify(status)}, not COMPLETED`,
         requestId: text(json.request_id),
       };
     },
@@ -109,7 +112,11 @@ export const textToVideo = defineOperation({
     { name: 'status', description: 'the completion state (COMPLETED)', value: (r) => r.status },
     { name: 'videoUrl', description: 'the URL of the video', value: (r) => r.videoUrl },
     { name: 'videoContentType', description: 'the media type of the video', value: (r) => r.contentType },
-    { name: 'videoFileSize', description: 'the size of the video in bytes, every digit exact', value: (r) => r.fileSize },
+    {
+      name: 'videoFileSize',
+      description: 'the size of the video in bytes, every digit exact',
+      value: (r) => r.fileSize,
+    },
     { name: 'seed', description: 'the seed used, every digit exact', value: (r) => r.seed },
     { name: 'requestId', description: "the gateway's request ID", value: (r) => r.requestId },
   ],

@@ -60,11 +60,15 @@ export async function downloadFile(url: string, output: OutputFile, options: Dow
     const declared = Number(response.headers['content-length']);
     if (Number.isSafeInteger(declared) && declared > limit.maxBytes) {
       discard(response.body);
-      throw fail(`the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason}); nothing was saved`);
+      throw fail(
+        `the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason}); nothing was saved`,
+      );
     }
     const bytes = await output.write(response.body, limit.maxBytes, (n) => {
       discard(response.body);
-      return new CapExceeded(`more than ${limit.maxBytes} bytes arrived (${limit.reason}); stopped at ${n}, nothing was saved`);
+      return new CapExceeded(
+        `more than ${limit.maxBytes} bytes arrived (${limit.reason}); stopped at ${n}, nothing was saved`,
+      );
     });
     await output.commit().catch((error) => {
       throw fail(localReason(error), { local: true, code: errorCode(error), cause: error });

@@ -116,7 +116,9 @@ export class OutputFile {
     const existing = await lstat(this.path).catch(() => undefined);
     if (existing && (this.#overwrite ? !(await isFileOrLinkToFile(this.path)) : true)) {
       await rm(this.#temp, { force: true });
-      throw Object.assign(new Error(`${this.path} appeared while downloading (${kindOf(existing)})`), { code: 'EEXIST' });
+      throw Object.assign(new Error(`${this.path} appeared while downloading (${kindOf(existing)})`), {
+        code: 'EEXIST',
+      });
     }
     if (this.#overwrite) await rename(this.#temp, this.path);
     else {
@@ -157,7 +159,8 @@ async function checkTarget(
   if (!info) return;
   const followed = info.isSymbolicLink() ? await stat(target).catch(() => undefined) : info;
   if (!followed) throw refuse(`${target} is a symbolic link to nothing; give a file path`);
-  if (followed.isDirectory()) throw refuse(`${target} is a directory; give a file path inside it, such as ${join(target, 'video.mp4')}`);
+  if (followed.isDirectory())
+    throw refuse(`${target} is a directory; give a file path inside it, such as ${join(target, 'video.mp4')}`);
   if (!followed.isFile()) throw refuse(`${target} is ${kindOf(followed)}, not a regular file; it is never replaced`);
   if (!overwrite) throw refuse(`${target} already exists; choose another path, or set ${overwriteName} to replace it`);
 }

@@ -28,9 +28,11 @@ export function checkTimeouts(timeouts: TimeoutOptions): void {
   for (const [key, ms] of Object.entries(timeouts)) {
     if (ms === undefined) continue;
     if (!(typeof ms === 'number' && ms > 0 && ms <= MAX_TIMEOUT_MS)) {
-      issues.push({ field: `timeouts.${key}`, message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)` });
+      issues.push({
+        field: `timeouts.${key}`,
+        message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)`,
+      });
     }
   }
   if (issues.length > 0) throw new ValidationError(issues);
 }
-

@@ -6,13 +6,19 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { AbortedError, InvalidResponseError, MediaGatewayError, TimeoutError, type TimeoutPhase } from '../errors/index.js';
+import {
+  AbortedError,
+  InvalidResponseError,
+  MediaGatewayError,
+  TimeoutError,
+  type TimeoutPhase,
+} from '../errors/index.js';
 import { encodeMultipart, type RequestDescription } from '../request.js';
 import type { RawResponse } from '../response.js';
 import { type AttemptOutcome, DEFAULT_RETRY, decideRetry, noAnswer, type RetryPolicy } from '../retry.js';
 import { bodyStream } from './body.js';
-import { checkTimeouts, DEFAULT_TIMEOUTS, type TimeoutOptions } from './timeouts.js';
 import { imagesOf, replayable } from './sources.js';
+import { checkTimeouts, DEFAULT_TIMEOUTS, type TimeoutOptions } from './timeouts.js';
 import { Agent, request as undiciRequest } from './undici-parts.js';
 
 export interface TransportOptions {

@@ -35,7 +35,9 @@ export function blendRoute(options: BlendRouteOptions = {}): OperationRoute {
       const blended = blendImages(decoded, received.fields.dimensions as string | undefined);
       exchange.record.images = blended.inputs;
       ctx.files.put(`${taskId}.png`, blended.png, 'image/png');
-      const notes = blended.placeholders.map(({ index, reason }) => `${field}[${index}] (${reason}) was drawn as a placeholder pattern`);
+      const notes = blended.placeholders.map(
+        ({ index, reason }) => `${field}[${index}] (${reason}) was drawn as a placeholder pattern`,
+      );
       exchange.notes = notes;
       return {
         code: BLEND_ACCEPTED,
@@ -69,7 +71,13 @@ export function blendRoute(options: BlendRouteOptions = {}): OperationRoute {
       }
       const finished = { ...base, finishTime: Date.now() };
       const final: BlendNotification = fault?.notifyFailure
-        ? { ...finished, status: 'FAILURE', progress: '100%', failReason: 'emulated failure: the blend could not be made', description: 'Failed' }
+        ? {
+            ...finished,
+            status: 'FAILURE',
+            progress: '100%',
+            failReason: 'emulated failure: the blend could not be made',
+            description: 'Failed',
+          }
         : {
             ...finished,
             status: 'SUCCESS',

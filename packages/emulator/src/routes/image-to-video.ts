@@ -84,7 +84,9 @@ export function imageToVideoRoute(): OperationRoute {
                 argument('__userType', 'emulator'),
               ],
               extraArgs: {},
-              inputs: [{ name: image.field, filename: image.filename, contentType: image.contentType, size: image.bytes }],
+              inputs: [
+                { name: image.field, filename: image.filename, contentType: image.contentType, size: image.bytes },
+              ],
               type: TASK_TYPE,
             },
           },

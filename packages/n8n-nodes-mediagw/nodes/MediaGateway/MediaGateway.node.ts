@@ -1,7 +1,16 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { OPERATIONS } from '@mediagw/core/protocol';
-import { router } from './actions/router';
+import { pickOperation, router } from './actions/router';
+import { resumeOnNotification } from './actions/wait';
 import { nodeProperties } from './description/operations';
 
 export class MediaGateway implements INodeType {
@@ -18,11 +27,46 @@ export class MediaGateway implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'mediaGatewayApi', required: true }],
+		// Wait for Result: the gateway's notification resumes the waiting execution (like the Wait node).
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: '',
+				restartWebhook: true,
+				isFullPath: true,
+			},
+		],
 		// Every operation of the core's registry, with its parameters (description/operations.ts).
 		properties: nodeProperties(OPERATIONS),
 	};
 
+	/**
+	 * A resume webhook has nothing to register anywhere: n8n routes it to the waiting execution, and
+	 * the gateway learns the URL from each request's notify hook. Hence no-ops (as for the trigger).
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, OPERATIONS);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const op = pickOperation(this.getNode(), OPERATIONS, this.getNodeParameter('resource'), this.getNodeParameter('operation'));
+		return await resumeOnNotification.call(this, op);
 	}
 }

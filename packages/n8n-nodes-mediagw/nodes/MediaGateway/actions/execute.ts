@@ -52,14 +52,20 @@ async function imagesOf(context: IExecuteFunctions, op: AnyOperation, itemIndex:
 	return { [spec.field]: images };
 }
 
+/** `overrides`: field values the node sets itself (Wait for Result's notify hook). */
 export async function executeItem(
 	this: IExecuteFunctions,
 	op: AnyOperation,
 	itemIndex: number,
 	{ credentials, secrets, retry }: ItemContext,
+	overrides: Record<string, unknown> = {},
 ): Promise<INodeExecutionData> {
 	const config = configFromCredentials(credentials);
-	const input = { ...fieldValues(this, op, itemIndex), ...(await imagesOf(this, op, itemIndex)) } as InputOf<AnyOperation>;
+	const input = {
+		...fieldValues(this, op, itemIndex),
+		...overrides,
+		...(await imagesOf(this, op, itemIndex)),
+	} as InputOf<AnyOperation>;
 	const request = buildRequest(op, config, input);
 	const raw = await sendRequest.call(this, request, retry);
 	const result = parseAnswer(op, raw, { config, secrets, warnings: request.warnings });

@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { type AnyOperation, camelCase, type FieldSpec, type Operations, titleCase } from '@mediagw/core/protocol';
 import { fileParameters, imageParameters, isMainField, parameterOf, sentence } from './parameters';
 import { runOptions } from './run-options';
+import { waitParameters } from './wait';
 
 /** n8n's operation value of an operation (`image-to-video` -> `imageToVideo`). */
 export const operationValue = (op: AnyOperation) => camelCase(op.name);
@@ -26,6 +27,7 @@ function operationProperties(op: AnyOperation): INodeProperties[] {
 		...imageParameters(op),
 		...main,
 		...fileParameters(op),
+		...waitParameters(op),
 		{
 			displayName: 'Options',
 			name: 'options',

@@ -3,7 +3,7 @@
  * announced size plus slack, else the core's maximum). Kept apart from the gateway transport on
  * purpose: the URL may point at any host (a CDN), so the key is never sent with it.
  */
-import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
 import { DownloadError, downloadLimit, fileNameOf, type ProducedFile } from '@mediagw/core/protocol';
 
 /** What `prepareBinaryData` takes (a Buffer or a readable stream), without importing 'stream'. */
@@ -16,7 +16,7 @@ interface BodyStream {
 }
 
 export async function downloadFile(
-	this: IExecuteFunctions,
+	this: IExecuteFunctions | IWebhookFunctions,
 	file: ProducedFile,
 	operation: string,
 ): Promise<IBinaryData> {
