@@ -43,12 +43,10 @@ console.log(json.video.url);
         'INPUT_BASE-URL': baseUrl,
         'INPUT_API-KEY': 'bench-key',
         INPUT_PROMPT: PROMPT,
-        'INPUT_VIDEO-VENDOR': 'video_vendor',
-        'INPUT_SERVICE-PREFIX': 'service_prefix',
-        'INPUT_IMAGE-RELAX-PREFIX': 'image_relax_prefix',
-        'INPUT_SECRET-HEADER': 'img-api-secret',
+        // The defaults the runner injects from action.yml (route inputs have none: the action applies them).
         'INPUT_TIMEOUT-SECONDS': '900',
         INPUT_RETRIES: '2',
+        'INPUT_ALLOW-PATHS-OUTSIDE-WORKSPACE': 'false',
       };
     };
     const ours: number[] = [];

@@ -637,10 +637,10 @@ var require_errors = __commonJS({
     };
     var kHTTPParserError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message, code, data) {
+      constructor(message, code2, data) {
         super(message);
         this.name = "HTTPParserError";
-        this.code = code ? `HPE_${code}` : void 0;
+        this.code = code2 ? `HPE_${code2}` : void 0;
         this.data = data ? data.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -667,12 +667,12 @@ var require_errors = __commonJS({
     };
     var kRequestRetryError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message, code, { headers, data }) {
+      constructor(message, code2, { headers, data }) {
         super(message);
         this.name = "RequestRetryError";
         this.message = message || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code;
+        this.statusCode = code2;
         this.data = data;
         this.headers = headers;
       }
@@ -685,12 +685,12 @@ var require_errors = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message, code, { headers, body, bodyTruncated = false }) {
+      constructor(message, code2, { headers, body, bodyTruncated = false }) {
         super(message);
         this.name = "ResponseError";
         this.message = message || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code;
+        this.statusCode = code2;
         this.body = body;
         this.bodyTruncated = bodyTruncated;
         this.headers = headers;
@@ -765,11 +765,11 @@ var require_errors = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message, code) {
+      constructor(message, code2) {
         super(message);
         this.name = "Socks5ProxyError";
         this.message = message || "SOCKS5 proxy error";
-        this.code = code || "UND_ERR_SOCKS5";
+        this.code = code2 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
@@ -1052,9 +1052,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve2, reject) => {
+          return new Promise((resolve3, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve2(data);
+              return err ? reject(err) : resolve3(data);
             });
           });
         }
@@ -1092,9 +1092,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve2, reject) => {
+          return new Promise((resolve3, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve2(data);
+              return err2 ? reject(err2) : resolve3(data);
             });
           });
         }
@@ -1433,8 +1433,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           return closeClients(this);
         } else {
-          return new Promise((resolve2) => {
-            this[kClosedResolve] = resolve2;
+          return new Promise((resolve3) => {
+            this[kClosedResolve] = resolve3;
           });
         }
       }
@@ -1503,8 +1503,8 @@ var require_pool_base = __commonJS({
         }
         let done = false;
         let resolveClosed;
-        const closed = new Promise((resolve2) => {
-          resolveClosed = resolve2;
+        const closed = new Promise((resolve3) => {
+          resolveClosed = resolve3;
         });
         this[kRetiring].set(client, closed);
         client.close(() => {
@@ -1793,8 +1793,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key.charCodeAt(index);
-        if (code > 127) {
+        const code2 = this.code = key.charCodeAt(index);
+        if (code2 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
@@ -1816,11 +1816,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node2 = this;
         while (true) {
-          const code = key.charCodeAt(index);
-          if (code > 127) {
+          const code2 = key.charCodeAt(index);
+          if (code2 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node2.code === code) {
+          if (node2.code === code2) {
             if (length === ++index) {
               node2.value = value;
               break;
@@ -1830,7 +1830,7 @@ var require_tree = __commonJS({
               node2.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node2.code < code) {
+          } else if (node2.code < code2) {
             if (node2.left !== null) {
               node2 = node2.left;
             } else {
@@ -1854,19 +1854,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node2 = this;
         while (node2 !== null && index < keylength) {
-          let code = key[index];
-          if (code <= 90 && code >= 65) {
-            code |= 32;
+          let code2 = key[index];
+          if (code2 <= 90 && code2 >= 65) {
+            code2 |= 32;
           }
           while (node2 !== null) {
-            if (code === node2.code) {
+            if (code2 === node2.code) {
               if (keylength === ++index) {
                 return node2;
               }
               node2 = node2.middle;
               break;
             }
-            node2 = node2.code < code ? node2.left : node2.right;
+            node2 = node2.code < code2 ? node2.left : node2.right;
           }
         }
         return null;
@@ -2572,10 +2572,10 @@ var require_util = __commonJS({
       return !headerCharRegex.test(characters);
     }
     var rangeHeaderRegex = /^bytes (\d+)-(\d+)\/(\d+|\*)?$/;
-    function parseRangeHeader(range2) {
-      if (range2 == null || range2 === "") return { start: 0, end: null, size: null };
-      if (!range2) return null;
-      const m = rangeHeaderRegex.exec(range2);
+    function parseRangeHeader(range3) {
+      if (range3 == null || range3 === "") return { start: 0, end: null, size: null };
+      if (!range3) return null;
+      const m = rangeHeaderRegex.exec(range3);
       return m ? {
         start: parseInt(m[1]),
         end: m[2] ? parseInt(m[2]) : null,
@@ -2924,11 +2924,11 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code, reason } = evt;
+          const { websocket, code: code2, reason } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
-            code,
+            code2,
             reason
           );
         }
@@ -4273,9 +4273,9 @@ var require_util2 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code = url.charCodeAt(i);
-        if (code > 126 || // Non-US-ASCII + DEL
-        code < 32) {
+        const code2 = url.charCodeAt(i);
+        if (code2 > 126 || // Non-US-ASCII + DEL
+        code2 < 32) {
           return false;
         }
       }
@@ -4779,8 +4779,8 @@ var require_util2 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code2 = char.charCodeAt(0);
+          return code2 >= 48 && code2 <= 57;
         },
         data,
         position
@@ -4806,8 +4806,8 @@ var require_util2 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code2 = char.charCodeAt(0);
+          return code2 >= 48 && code2 <= 57;
         },
         data,
         position
@@ -5774,7 +5774,7 @@ var require_connect = __commonJS({
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
       timeout = timeout == null ? 1e4 : timeout;
       allowH2 = allowH2 != null ? allowH2 : true;
-      return function connect2({ hostname, host, protocol, port, servername, localAddress, httpSocket }, callback) {
+      return function connect({ hostname, host, protocol, port, servername, localAddress, httpSocket }, callback) {
         let socket;
         if (protocol === "https:") {
           if (!tls) {
@@ -6540,12 +6540,12 @@ var require_simd = __commonJS({
     function parse2(parser, data, limit) {
       return this.parse(parser, data, limit) >>> 0;
     }
-    function fail(parser, code, description) {
+    function fail2(parser, code2, description) {
       const len = description.length;
       const ptr = this.alloc(len);
       const buffer = new Uint8Array(this.memory.buffer, ptr, len);
       textEncoder.encodeInto(description, buffer);
-      this.fail(parser, code, ptr, len);
+      this.fail(parser, code2, ptr, len);
       this.dealloc(ptr, len);
     }
     function hasDebug() {
@@ -7416,7 +7416,7 @@ var require_simd = __commonJS({
         create: create2.bind(wasm),
         destroy: destroy.bind(wasm),
         parse: parse2.bind(wasm),
-        fail: fail.bind(wasm),
+        fail: fail2.bind(wasm),
         hasDebug: hasDebug.bind(wasm),
         clear: wasm.clear,
         complete: wasm.complete,
@@ -7472,12 +7472,12 @@ var require_no_simd = __commonJS({
     function parse2(parser, data, limit) {
       return this.parse(parser, data, limit) >>> 0;
     }
-    function fail(parser, code, description) {
+    function fail2(parser, code2, description) {
       const len = description.length;
       const ptr = this.alloc(len);
       const buffer = new Uint8Array(this.memory.buffer, ptr, len);
       textEncoder.encodeInto(description, buffer);
-      this.fail(parser, code, ptr, len);
+      this.fail(parser, code2, ptr, len);
       this.dealloc(ptr, len);
     }
     function hasDebug() {
@@ -8348,7 +8348,7 @@ var require_no_simd = __commonJS({
         create: create2.bind(wasm),
         destroy: destroy.bind(wasm),
         parse: parse2.bind(wasm),
-        fail: fail.bind(wasm),
+        fail: fail2.bind(wasm),
         hasDebug: hasDebug.bind(wasm),
         clear: wasm.clear,
         complete: wasm.complete,
@@ -8919,21 +8919,21 @@ var require_parser_h1 = __commonJS({
               break;
             }
             case milo.EVENT_REASON: {
-              const at = this.parserEvents.readUInt32LE(cursor + 1);
+              const at2 = this.parserEvents.readUInt32LE(cursor + 1);
               const len = this.parserEvents.readUInt32LE(cursor + 5);
               this.statusText = new FastBuffer(
                 currentBufferRef.buffer,
-                currentBufferRef.byteOffset + at,
+                currentBufferRef.byteOffset + at2,
                 len
               ).toString();
               break;
             }
             case milo.EVENT_HEADER_NAME: {
-              const at = this.parserEvents.readUInt32LE(cursor + 1);
+              const at2 = this.parserEvents.readUInt32LE(cursor + 1);
               const len = this.parserEvents.readUInt32LE(cursor + 5);
               const data = len > 0 ? new FastBuffer(
                 currentBufferRef.buffer,
-                currentBufferRef.byteOffset + at,
+                currentBufferRef.byteOffset + at2,
                 len
               ) : EMPTY_BUF;
               this.headers.push(data);
@@ -8945,11 +8945,11 @@ var require_parser_h1 = __commonJS({
               break;
             }
             case milo.EVENT_HEADER_VALUE: {
-              const at = this.parserEvents.readUInt32LE(cursor + 1);
+              const at2 = this.parserEvents.readUInt32LE(cursor + 1);
               const len = this.parserEvents.readUInt32LE(cursor + 5);
               const data = len > 0 ? new FastBuffer(
                 currentBufferRef.buffer,
-                currentBufferRef.byteOffset + at,
+                currentBufferRef.byteOffset + at2,
                 len
               ) : EMPTY_BUF;
               const key = this.headers[this.headers.length - 1];
@@ -9072,7 +9072,7 @@ var require_parser_h1 = __commonJS({
               break;
             }
             case milo.EVENT_DATA: {
-              const at = this.parserEvents.readUInt32LE(cursor + 1);
+              const at2 = this.parserEvents.readUInt32LE(cursor + 1);
               const len = this.parserEvents.readUInt32LE(cursor + 5);
               const { client: client2, socket: socket2, statusCode, maxResponseSize } = this;
               if (socket2.destroyed) {
@@ -9095,7 +9095,7 @@ var require_parser_h1 = __commonJS({
               this.bytesRead += len;
               const buffer = currentBufferRef;
               if (request2.onResponseData(
-                new FastBuffer(buffer.buffer, buffer.byteOffset + at, len)
+                new FastBuffer(buffer.buffer, buffer.byteOffset + at2, len)
               ) === false) {
                 this.pauseParser();
                 this[kPausedByHandler] = true;
@@ -9103,11 +9103,11 @@ var require_parser_h1 = __commonJS({
               break;
             }
             case milo.EVENT_TRAILER_NAME: {
-              const at = this.parserEvents.readUInt32LE(cursor + 1);
+              const at2 = this.parserEvents.readUInt32LE(cursor + 1);
               const len = this.parserEvents.readUInt32LE(cursor + 5);
               const data = len > 0 ? new FastBuffer(
                 currentBufferRef.buffer,
-                currentBufferRef.byteOffset + at,
+                currentBufferRef.byteOffset + at2,
                 len
               ) : EMPTY_BUF;
               this.trailers.push(data);
@@ -9119,11 +9119,11 @@ var require_parser_h1 = __commonJS({
               break;
             }
             case milo.EVENT_TRAILER_VALUE: {
-              const at = this.parserEvents.readUInt32LE(cursor + 1);
+              const at2 = this.parserEvents.readUInt32LE(cursor + 1);
               const len = this.parserEvents.readUInt32LE(cursor + 5);
               const data = len > 0 ? new FastBuffer(
                 currentBufferRef.buffer,
-                currentBufferRef.byteOffset + at,
+                currentBufferRef.byteOffset + at2,
                 len
               ) : EMPTY_BUF;
               this.trailers.push(data);
@@ -9140,8 +9140,8 @@ var require_parser_h1 = __commonJS({
           cursor += eventLen;
         }
       }
-      fail(code, message) {
-        this.milo.fail(this.parser, code, message);
+      fail(code2, message) {
+        this.milo.fail(this.parser, code2, message);
         this.errored = true;
       }
       onUpgrade(head) {
@@ -9991,7 +9991,7 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at2, len) => {
             return 0;
           },
           /**
@@ -10000,9 +10000,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at2, len) => {
             assert5(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -10019,9 +10019,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at2, len) => {
             assert5(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -10030,9 +10030,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at2, len) => {
             assert5(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -10052,9 +10052,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at2, len) => {
             assert5(currentParser.ptr === p);
-            const start = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -11055,12 +11055,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve2, reject) => {
+      const waitForDrain = () => new Promise((resolve3, reject) => {
         assert5(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve2;
+          callback = resolve3;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -11239,7 +11239,7 @@ var require_client_h2 = __commonJS({
   "../../node_modules/undici/lib/dispatcher/client-h2.js"(exports, module) {
     "use strict";
     var assert5 = __require("node:assert");
-    var { pipeline: pipeline2 } = __require("node:stream");
+    var { pipeline } = __require("node:stream");
     var util = require_util();
     var {
       RequestContentLengthMismatchError,
@@ -11402,10 +11402,10 @@ var require_client_h2 = __commonJS({
       request2[kGoAwayReplayAttempts] = attempts;
       return attempts <= MAX_GOAWAY_REPLAY_ATTEMPTS;
     }
-    function closeStream(stream, code = NGHTTP2_REFUSED_STREAM) {
+    function closeStream(stream, code2 = NGHTTP2_REFUSED_STREAM) {
       if (stream != null && !stream.destroyed && !stream.closed) {
         try {
-          stream.close(code);
+          stream.close(code2);
         } catch {
         }
       }
@@ -11730,12 +11730,12 @@ var require_client_h2 = __commonJS({
       }
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code, id) {
+    function onHttp2FrameError(type, code2, id) {
       if (id === 0) {
         if (this[kReceivedGoAway]) {
           return;
         }
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -12379,7 +12379,7 @@ var require_client_h2 = __commonJS({
       }
       state.abort(err);
     }
-    function onFrameError(type, code) {
+    function onFrameError(type, code2) {
       const stream = this;
       const state = stream[kRequestStreamState];
       if (state == null) {
@@ -12389,7 +12389,7 @@ var require_client_h2 = __commonJS({
       if (type === HTTP2_FRAME_TYPE_HEADERS && retryUnsentStream(state)) {
         return;
       }
-      state.abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`));
+      state.abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`));
     }
     function onAborted() {
       this.off("data", onData);
@@ -12518,7 +12518,7 @@ var require_client_h2 = __commonJS({
     }
     function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
       assert5(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
-      const pipe2 = pipeline2(
+      const pipe2 = pipeline(
         body,
         h2stream,
         (err) => {
@@ -12570,12 +12570,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve2, reject) => {
+      const waitForDrain = () => new Promise((resolve3, reject) => {
         assert5(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve2;
+          callback = resolve3;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -12716,7 +12716,7 @@ var require_client = __commonJS({
         tls,
         strictContentLength,
         maxCachedSessions,
-        connect: connect3,
+        connect: connect2,
         maxRequestsPerClient,
         localAddress,
         maxResponseSize,
@@ -12777,7 +12777,7 @@ var require_client = __commonJS({
         if (bodyTimeout != null && (!Number.isInteger(bodyTimeout) || bodyTimeout < 0)) {
           throw new InvalidArgumentError("bodyTimeout must be a positive integer or zero");
         }
-        if (connect3 != null && typeof connect3 !== "function" && typeof connect3 !== "object") {
+        if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
           throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (maxRequestsPerClient != null && (!Number.isInteger(maxRequestsPerClient) || maxRequestsPerClient < 0)) {
@@ -12836,8 +12836,8 @@ var require_client = __commonJS({
           }
         }
         super({ webSocket, eventSource });
-        if (typeof connect3 !== "function") {
-          connect3 = buildConnector({
+        if (typeof connect2 !== "function") {
+          connect2 = buildConnector({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -12845,11 +12845,11 @@ var require_client = __commonJS({
             useH2c: h2Options?.useH2c ?? useH2c,
             timeout: connectTimeout,
             ...typeof autoSelectFamily === "boolean" ? { autoSelectFamily, autoSelectFamilyAttemptTimeout } : void 0,
-            ...connect3
+            ...connect2
           });
         } else {
-          const customConnect = connect3;
-          connect3 = (opts, callback) => customConnect({
+          const customConnect = connect2;
+          connect2 = (opts, callback) => customConnect({
             ...opts,
             ...socketPath != null ? { socketPath } : null,
             ...allowH2 != null ? { allowH2 } : null
@@ -12857,7 +12857,7 @@ var require_client = __commonJS({
         }
         this[kUrl] = util.parseOrigin(url);
         this[kHostAuthority] = `${this[kUrl].hostname}${this[kUrl].port ? `:${this[kUrl].port}` : ""}`;
-        this[kConnector] = connect3;
+        this[kConnector] = connect2;
         this[kPipelining] = pipelining != null ? pipelining : 1;
         this[kMaxHeadersSize] = maxHeaderSize;
         this[kKeepAliveDefaultTimeout] = keepAliveTimeout == null ? 4e3 : keepAliveTimeout;
@@ -12928,7 +12928,7 @@ var require_client = __commonJS({
         );
       }
       [kConnect](cb) {
-        connect2(this);
+        connect(this);
         this.once("connect", cb);
       }
       [kDispatch](opts, handler) {
@@ -12947,16 +12947,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve2) => {
+        return new Promise((resolve3) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve2;
+            this[kClosedResolve] = resolve3;
           } else {
-            resolve2(null);
+            resolve3(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve2) => {
+        return new Promise((resolve3) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -12969,7 +12969,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve2(null);
+            resolve3(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -12994,7 +12994,7 @@ var require_client = __commonJS({
         assert5(client[kSize] === 0);
       }
     }
-    function connect2(client) {
+    function connect(client) {
       assert5(!client[kConnecting]);
       assert5(!client[kHTTPContext]);
       let { host, hostname, protocol, port } = client[kUrl];
@@ -13182,7 +13182,7 @@ var require_client = __commonJS({
         }
         if (!client[kHTTPContext]) {
           client[kServerName] = request2.servername;
-          connect2(client);
+          connect(client);
           return;
         }
         if (client[kHTTPContext].destroyed) {
@@ -13249,7 +13249,7 @@ var require_pool = __commonJS({
       constructor(origin, {
         connections,
         factory = defaultFactory,
-        connect: connect2,
+        connect,
         connectTimeout,
         tls,
         maxCachedSessions,
@@ -13267,11 +13267,11 @@ var require_pool = __commonJS({
         if (typeof factory !== "function") {
           throw new InvalidArgumentError("factory must be a function.");
         }
-        if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
+        if (connect != null && typeof connect !== "function" && typeof connect !== "object") {
           throw new InvalidArgumentError("connect must be a function or an object");
         }
-        if (typeof connect2 !== "function") {
-          connect2 = buildConnector({
+        if (typeof connect !== "function") {
+          connect = buildConnector({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -13279,13 +13279,13 @@ var require_pool = __commonJS({
             socketPath,
             timeout: connectTimeout,
             ...typeof autoSelectFamily === "boolean" ? { autoSelectFamily, autoSelectFamilyAttemptTimeout } : void 0,
-            ...connect2
+            ...connect
           });
         }
         super(options);
         this[kConnections] = connections || null;
         this[kUrl] = util.parseOrigin(origin);
-        this[kOptions] = { ...util.deepClone(options), connect: connect2, allowH2, useH2c, clientTtl, socketPath };
+        this[kOptions] = { ...util.deepClone(options), connect, allowH2, useH2c, clientTtl, socketPath };
         this[kFactory] = factory;
         this[kProtocol] = null;
         this[kProtocolProbe] = null;
@@ -13402,24 +13402,24 @@ var require_agent = __commonJS({
       return opts && opts.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
     }
     var Agent2 = class extends DispatcherBase {
-      constructor({ factory = defaultFactory, maxOrigins = Infinity, connect: connect2, tls, ...options } = {}) {
+      constructor({ factory = defaultFactory, maxOrigins = Infinity, connect, tls, ...options } = {}) {
         if (typeof factory !== "function") {
           throw new InvalidArgumentError("factory must be a function.");
         }
-        if (connect2 != null && typeof connect2 !== "function" && typeof connect2 !== "object") {
+        if (connect != null && typeof connect !== "function" && typeof connect !== "object") {
           throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof maxOrigins !== "number" || Number.isNaN(maxOrigins) || maxOrigins <= 0) {
           throw new InvalidArgumentError("maxOrigins must be a number greater than 0");
         }
         super(options);
-        if (connect2 && typeof connect2 !== "function") {
-          connect2 = { ...connect2 };
+        if (connect && typeof connect !== "function") {
+          connect = { ...connect };
         }
         if (tls && typeof tls !== "function") {
           tls = { ...tls };
         }
-        this[kOptions] = { ...util.deepClone(options), maxOrigins, connect: connect2, tls };
+        this[kOptions] = { ...util.deepClone(options), maxOrigins, connect, tls };
         this[kFactory] = factory;
         this[kClients] = /* @__PURE__ */ new Map();
         this[kOrigins] = /* @__PURE__ */ new Set();
@@ -14330,7 +14330,7 @@ var require_proxy_agent = __commonJS({
     var Http1ProxyWrapper = class extends DispatcherBase {
       #client;
       #proxyServername;
-      constructor(proxyUrl, { headers = {}, connect: connect2, factory, proxyServername }) {
+      constructor(proxyUrl, { headers = {}, connect, factory, proxyServername }) {
         if (!proxyUrl) {
           throw new InvalidArgumentError("Proxy URL is mandatory");
         }
@@ -14338,9 +14338,9 @@ var require_proxy_agent = __commonJS({
         this[kProxyHeaders] = headers;
         this.#proxyServername = proxyServername;
         if (factory) {
-          this.#client = factory(proxyUrl, { connect: connect2 });
+          this.#client = factory(proxyUrl, { connect });
         } else {
-          this.#client = new Client(proxyUrl, { connect: connect2 });
+          this.#client = new Client(proxyUrl, { connect });
         }
       }
       [kDispatch](opts, handler) {
@@ -14405,7 +14405,7 @@ var require_proxy_agent = __commonJS({
         } else if (username) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(username)}:`).toString("base64")}`;
         }
-        const connect2 = buildConnector({ timeout: connectTimeout, ...opts.proxyTls });
+        const connect = buildConnector({ timeout: connectTimeout, ...opts.proxyTls });
         const connectHTTP1 = buildConnector({ timeout: connectTimeout, ...opts.proxyTls, allowH2: false });
         this[kConnectEndpoint] = buildConnector({ timeout: connectTimeout, ...opts.requestTls });
         this[kConnectEndpointHTTP1] = buildConnector({ timeout: connectTimeout, ...opts.requestTls, allowH2: false });
@@ -14415,7 +14415,7 @@ var require_proxy_agent = __commonJS({
           if (this[kProxy].protocol === "socks5:" || this[kProxy].protocol === "socks:") {
             return new Socks5ProxyAgent(this[kProxy].uri, {
               headers: this[kProxyHeaders],
-              connect: connect2,
+              connect,
               factory: agentFactory,
               username: opts.username || username,
               password: opts.password || password,
@@ -14444,7 +14444,7 @@ var require_proxy_agent = __commonJS({
         if (protocol === "socks5:" || protocol === "socks:") {
           this[kClient] = null;
         } else {
-          this[kClient] = clientFactory(url, { connect: connect2 });
+          this[kClient] = clientFactory(url, { connect });
         }
         this[kAgent] = new Agent2({
           ...opts,
@@ -16150,7 +16150,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve2, reject) => {
+        return new Promise((resolve3, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -16164,11 +16164,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve2(null);
+                resolve3(null);
               }
             });
           } else {
-            this.on("close", resolve2);
+            this.on("close", resolve3);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -16196,7 +16196,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert5(!stream[kConsume]);
-      return new Promise((resolve2, reject) => {
+      return new Promise((resolve3, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -16211,7 +16211,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve2,
+              resolve: resolve3,
               reject,
               length: 0,
               body: []
@@ -16289,18 +16289,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve2, stream, length } = consume2;
+      const { type, body, resolve: resolve3, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve2(chunksDecode(body, length, encoding));
+          resolve3(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve2(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve3(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve2(chunksConcat(body, length).buffer);
+          resolve3(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve2(new Blob(body, { type: stream[kContentType] }));
+          resolve3(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve2(chunksConcat(body, length));
+          resolve3(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -16519,9 +16519,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve2, reject) => {
+        return new Promise((resolve3, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve2(data);
+            return err ? reject(err) : resolve3(data);
           });
         });
       }
@@ -16919,11 +16919,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve2) {
-      resolve2(value);
+    return value instanceof P ? value : new P(function(resolve3) {
+      resolve3(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve2, reject) {
+  return new (P || (P = Promise))(function(resolve3, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -16939,7 +16939,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -17049,8 +17049,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text, addEOL = false) {
-    this._buffer += text;
+  addRaw(text2, addEOL = false) {
+    this._buffer += text2;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -17069,9 +17069,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addCodeBlock(code, lang) {
+  addCodeBlock(code2, lang) {
     const attrs = Object.assign({}, lang && { lang });
-    const element = this.wrap("pre", this.wrap("code", code), attrs);
+    const element = this.wrap("pre", this.wrap("code", code2), attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -17146,10 +17146,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text, level) {
+  addHeading(text2, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text);
+    const element = this.wrap(allowedTag, text2);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -17178,9 +17178,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text, cite) {
+  addQuote(text2, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text, attrs);
+    const element = this.wrap("blockquote", text2, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -17191,8 +17191,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text, href) {
-    const element = this.wrap("a", text, { href });
+  addLink(text2, href) {
+    const element = this.wrap("a", text2, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -17266,260 +17266,105 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// ../core/dist/errors.js
-var INSPECT = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");
-var MediaGatewayError = class extends Error {
-  /** What the caller can do about it, one sentence. */
-  hint;
-  operation;
-  constructor(message, options) {
-    super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
-    this.hint = options.hint;
-    this.operation = options.operation;
-  }
-  get name() {
-    return this.constructor.name;
-  }
-  /** Plain data, safe to log or emit (no headers, no key). */
-  toJSON() {
-    const out = { name: this.name, kind: this.kind, message: this.message };
-    for (const [key, value] of Object.entries(this)) {
-      if (key !== "cause" && value !== void 0)
-        out[key] = value;
-    }
-    return out;
-  }
-  [INSPECT]() {
-    return `${this.name} [${this.kind}]: ${this.message}
-  hint: ${this.hint}`;
-  }
-};
-var ValidationError = class extends MediaGatewayError {
-  kind = "validation";
-  issues;
-  constructor(issues, operation) {
-    const lines = issues.map((i) => `${i.field}: ${i.message}`);
-    super(lines.join("; "), {
-      hint: "Fix the named field(s); nothing was sent to the gateway.",
-      operation
-    });
-    this.issues = issues;
-  }
-};
-var GatewayError = class extends MediaGatewayError {
-  kind = "http";
-  status;
-  gatewayMessage;
-  gatewayCode;
-  requestId;
-  bodyExcerpt;
-  constructor(init) {
-    const what = init.gatewayMessage ? `: ${init.gatewayMessage}` : "";
-    const code = init.gatewayCode !== void 0 ? ` (gateway code ${init.gatewayCode})` : "";
-    super(`${init.operation ?? "request"} failed with HTTP ${init.status}${code}${what}`, {
-      hint: init.hint ?? "Check the request against the gateway documentation; retrying will not help.",
-      operation: init.operation,
-      cause: init.cause
-    });
-    this.status = init.status;
-    this.gatewayMessage = init.gatewayMessage;
-    this.gatewayCode = init.gatewayCode;
-    this.requestId = init.requestId;
-    this.bodyExcerpt = init.bodyExcerpt;
-  }
-};
-var AuthenticationError = class extends GatewayError {
-  kind = "unauthorized";
-  constructor(init) {
-    super({ hint: "Check the API key (and, for blend, the secret header name).", ...init });
-  }
-};
-var PermissionDeniedError = class extends GatewayError {
-  kind = "forbidden";
-  constructor(init) {
-    super({ hint: "The key is valid but may not use this operation; check the account and its quota.", ...init });
-  }
-};
-var NotFoundError = class extends GatewayError {
-  kind = "not-found";
-  constructor(init) {
-    super({
-      hint: "Check the base URL and the route settings (video vendor, service prefix, model, image relax prefix).",
-      ...init
-    });
-  }
-};
-var RateLimitError = class extends GatewayError {
-  kind = "rate-limited";
-  retryAfterMs;
-  constructor(init) {
-    const wait = init.retryAfterMs !== void 0 ? ` after ${Math.ceil(init.retryAfterMs / 1e3)} s` : " later";
-    super({ hint: `The gateway is rate limiting; try again${wait} or lower the concurrency.`, ...init });
-    this.retryAfterMs = init.retryAfterMs;
-  }
-};
-var ServerError = class extends GatewayError {
-  kind = "server";
-  constructor(init) {
-    super({
-      hint: "The gateway failed. It may have created the task anyway: check before submitting again.",
-      ...init
-    });
-  }
-};
-var RefusedError = class extends GatewayError {
-  kind = "refused";
-  constructor(init) {
-    super({ hint: "The gateway refused the task; its message says why.", ...init });
-  }
-};
-var InvalidResponseError = class extends MediaGatewayError {
-  kind = "invalid-response";
-  status;
-  problems;
-  bodyExcerpt;
-  constructor(init) {
-    super(`${init.operation ?? "request"}: unreadable answer (HTTP ${init.status}): ${init.problems.join("; ")}`, {
-      hint: "The gateway answered in a shape this client does not know; the task may exist. Check before resubmitting.",
-      operation: init.operation,
-      cause: init.cause
-    });
-    this.status = init.status;
-    this.problems = init.problems;
-    this.bodyExcerpt = init.bodyExcerpt;
-  }
-};
-var ConnectionError = class extends MediaGatewayError {
-  kind = "connection";
-  code;
-  constructor(message, init) {
-    super(message, {
-      hint: "Check the base URL and the network; the gateway may be down.",
-      operation: init.operation,
-      cause: init.cause
-    });
-    this.code = init.code;
-  }
-};
-var TimeoutError = class extends MediaGatewayError {
-  kind = "timeout";
-  phase;
-  timeoutMs;
-  constructor(init) {
-    super(`${init.operation ?? "request"} timed out (${init.phase}, ${init.timeoutMs} ms)`, {
-      hint: init.phase === "connect" ? "The gateway did not accept the connection in time; check the base URL." : "Raise the timeout. The task may have been created: check before submitting again.",
-      operation: init.operation,
-      cause: init.cause
-    });
-    this.phase = init.phase;
-    this.timeoutMs = init.timeoutMs;
-  }
-};
-var AbortedError = class extends MediaGatewayError {
-  kind = "aborted";
-  constructor(init) {
-    super(`${init.operation ?? "request"} was aborted`, {
-      hint: "The caller cancelled the request.",
-      operation: init.operation,
-      cause: init.cause
-    });
-  }
-};
-
-// ../core/dist/config.js
-var OPERATIONS = ["image-to-video", "text-to-video", "blend"];
-var DEFAULT_ROUTES = Object.freeze({
-  videoVendor: "video_vendor",
-  servicePrefix: "service_prefix",
-  textVideoModel: "text_video_model",
-  imageRelaxPrefix: "image_relax_prefix",
-  secretHeader: "img-api-secret"
+// ../core/dist/image.js
+var import_magic_bytes = __toESM(require_dist(), 1);
+var SNIFF_BYTES = 64;
+var IMAGE_TYPES = Object.freeze({
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/bmp": "bmp",
+  "image/tiff": "tiff",
+  "image/avif": "avif",
+  "image/heic": "heic",
+  "image/heif": "heif"
 });
-var SEGMENT = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
-var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-var SETTING_LABEL = {
-  videoVendor: "video-vendor",
-  servicePrefix: "service-prefix",
-  textVideoModel: "model",
-  imageRelaxPrefix: "image-relax-prefix",
-  secretHeader: "secret-header"
-};
-function checkSegment(name, value, issues) {
-  if (typeof value !== "string" || !SEGMENT.test(value) || value.split("/").some((p) => p === "." || p === "..")) {
-    issues.push({
-      field: name,
-      message: `${typeof value === "string" ? `"${value}"` : `a ${typeof value}`} is not a path segment; allowed: letters, digits, . _ ~ - (and / between segments), not . or ..`
-    });
+var ALLOWED = "PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC";
+function sniffImageType(head) {
+  for (const info2 of (0, import_magic_bytes.filetypeinfo)(head)) {
+    const mime = info2.mime === "image/jpg" ? "image/jpeg" : info2.mime;
+    if (mime && IMAGE_TYPES[mime])
+      return { mime, extension: IMAGE_TYPES[mime] };
   }
+  return void 0;
 }
-function resolveConfig(config2) {
-  const issues = [];
-  const resolved = {
-    ...DEFAULT_ROUTES,
-    baseUrl: "",
-    apiKey: config2.apiKey,
-    acceptedBlendCodes: config2.acceptedBlendCodes ?? [1]
-  };
-  for (const key of Object.keys(DEFAULT_ROUTES)) {
-    const value = config2[key];
-    if (value !== void 0 && value !== "")
-      resolved[key] = value.trim();
+function describe(head) {
+  if (head.length === 0)
+    return "it is empty";
+  const info2 = (0, import_magic_bytes.filetypeinfo)(head)[0];
+  return info2 ? `its bytes are ${info2.mime ?? info2.typename}` : "its bytes match no known image type";
+}
+function checkImage(field2, source, issues) {
+  if (!source || !(source.head instanceof Uint8Array) || !Number.isSafeInteger(source.size) || source.size < 0) {
+    issues.push({ field: field2, message: "must be an image (a file, bytes or a stream with its size)" });
+    return void 0;
   }
-  let url;
+  const type = sniffImageType(source.head);
+  if (!type || source.size === 0) {
+    issues.push({ field: field2, message: `is not an image (${describe(source.head)}); allowed: ${ALLOWED}` });
+    return void 0;
+  }
+  return { ...source, ...type };
+}
+function base64Length(n) {
+  return 4 * Math.ceil(n / 3);
+}
+var DATA_URI = /^data:([a-z]+\/[a-z0-9.+-]+);base64,/i;
+function splitDataUri(uri) {
+  const m = DATA_URI.exec(uri);
+  if (!m?.[1])
+    return void 0;
+  return { mime: m[1].toLowerCase(), base64: uri.slice(m[0].length) };
+}
+function decodeBase64Head(base642, n = SNIFF_BYTES) {
+  const chars = base642.slice(0, base64Length(n)).replace(/=+$/, "");
+  const bin = atob(chars.slice(0, chars.length - chars.length % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++)
+    out[i] = bin.charCodeAt(i);
+  return out;
+}
+function checkDataUri(field2, uri, issues) {
+  if (typeof uri !== "string") {
+    issues.push({ field: field2, message: "must be a data URI text: data:<image mime>;base64,<data>" });
+    return;
+  }
+  const parts = splitDataUri(uri);
+  if (!parts) {
+    issues.push({ field: field2, message: "is not of the form data:<image mime>;base64,<data>" });
+    return;
+  }
+  let type;
   try {
-    url = new URL(config2.baseUrl);
+    type = sniffImageType(decodeBase64Head(parts.base64));
   } catch {
-    issues.push({
-      field: "base-url",
-      message: `"${config2.baseUrl}" is not an absolute URL; allowed: http(s)://host[:port][/prefix]`
-    });
+    type = void 0;
   }
-  if (url && url.protocol !== "http:" && url.protocol !== "https:") {
-    issues.push({ field: "base-url", message: `scheme ${url.protocol} is not supported; allowed: http, https` });
-  }
-  if (url && (url.search || url.hash || url.username || url.password)) {
-    issues.push({
-      field: "base-url",
-      message: "must not carry a query, fragment or credentials; put the key in api-key"
-    });
-  }
-  if (url)
-    resolved.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-  for (const key of ["videoVendor", "servicePrefix", "textVideoModel", "imageRelaxPrefix"]) {
-    checkSegment(SETTING_LABEL[key], resolved[key], issues);
-  }
-  if (!HEADER_NAME.test(resolved.secretHeader)) {
-    issues.push({ field: "secret-header", message: `"${resolved.secretHeader}" is not a valid HTTP header name` });
-  }
-  if (config2.apiKey !== void 0 && config2.apiKey.trim() === "") {
-    issues.push({ field: "api-key", message: "is empty; give the gateway API key" });
-  }
-  if (resolved.acceptedBlendCodes.some((c) => !Number.isInteger(c))) {
-    issues.push({ field: "acceptedBlendCodes", message: "must be integers" });
-  }
-  if (issues.length > 0)
-    throw new ValidationError(issues);
-  return resolved;
-}
-function joinUrl(config2, ...segments) {
-  return [config2.baseUrl, ...segments].join("/");
+  if (!type)
+    issues.push({ field: field2, message: `is not an image (declared ${parts.mime}, the bytes match no image type)` });
+  else if (type.mime !== parts.mime)
+    issues.push({ field: field2, message: `declares ${parts.mime} but its bytes are ${type.mime}` });
 }
 
-// ../core/dist/operations/blend.js
-var blend_exports = {};
-__export(blend_exports, {
-  BLEND_ROUTE: () => BLEND_ROUTE,
-  BOT_TYPES: () => BOT_TYPES,
-  DIMENSIONS: () => DIMENSIONS,
-  IMAGES_FIELD: () => IMAGES_FIELD,
-  OPERATION: () => OPERATION,
-  blendOptionsSchema: () => blendOptionsSchema,
-  blendRequestSchema: () => blendRequestSchema,
-  blendResponseSchema: () => blendResponseSchema,
-  buildBlendRequest: () => buildBlendRequest,
-  checkDataUri: () => checkDataUri,
-  parseBlendResponse: () => parseBlendResponse
-});
+// ../core/dist/json.js
+var INTEGER = /^-?\d+$/;
+function reviver(_key, value, context) {
+  if (typeof value === "number" && context?.source !== void 0 && !Number.isSafeInteger(value)) {
+    if (INTEGER.test(context.source))
+      return context.source;
+  }
+  return value;
+}
+var LONG_DIGITS = /\d{16}/;
+function parseJsonExact(text2) {
+  if (!LONG_DIGITS.test(text2))
+    return JSON.parse(text2);
+  return JSON.parse(text2, reviver);
+}
+function rawInteger(digits) {
+  return JSON.rawJSON(digits);
+}
 
 // ../core/node_modules/zod/v4/core/util.js
 var util_exports = {};
@@ -19929,14 +19774,14 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = zod.def.shape;
     const propValues = {};
     for (const key in shape) {
-      const field = shape[key]._zod;
-      if (field.values) {
+      const field2 = shape[key]._zod;
+      if (field2.values) {
         if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
           assignProp(propValues, key, /* @__PURE__ */ new Set());
         }
-        for (const v of field.values)
+        for (const v of field2.values)
           propValues[key].add(v);
-        if (field.optin !== void 0)
+        if (field2.optin !== void 0)
           propValues[key].add(void 0);
       }
     }
@@ -20748,7 +20593,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve2) {
+function isRecursive(inst, stack, resolve3) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -20758,7 +20603,7 @@ function isRecursive(inst, stack, resolve2) {
   let result = NONE;
   const check = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve2);
+      const answer = isRecursive(child, stack, resolve3);
       if (answer > result)
         result = answer;
     }
@@ -20769,7 +20614,7 @@ function isRecursive(inst, stack, resolve2) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve2) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -20833,7 +20678,7 @@ function isRecursive(inst, stack, resolve2) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -22471,8 +22316,8 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   const requiredKeys = [];
   for (const key of Object.keys(shape)) {
-    const field = def.shape[key];
-    if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
+    const field2 = def.shape[key];
+    if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
       requiredKeys.push(key);
     }
   }
@@ -22568,12 +22413,12 @@ function rewriteKeyNames(ctx) {
   const rewrites = /* @__PURE__ */ new Map();
   for (const record2 of pendingRecords.get(ctx) ?? []) {
     const seen = ctx.seen.get(record2);
-    const names = (seen?.def ?? seen?.schema)?.propertyNames;
-    if (!names || names === true || rewrites.has(names))
+    const names2 = (seen?.def ?? seen?.schema)?.propertyNames;
+    if (!names2 || names2 === true || rewrites.has(names2))
       continue;
-    const rewritten = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
-    if (rewritten !== names)
-      rewrites.set(names, rewritten);
+    const rewritten = stringifyKeyNames(bySchema, names2, /* @__PURE__ */ new Set());
+    if (rewritten !== names2)
+      rewrites.set(names2, rewritten);
   }
   if (!rewrites.size)
     return;
@@ -23666,64 +23511,184 @@ function superRefine(fn, params) {
   return _superRefine(fn, params);
 }
 
-// ../core/dist/image.js
-var import_magic_bytes = __toESM(require_dist(), 1);
-var SNIFF_BYTES = 64;
-var IMAGE_TYPES = Object.freeze({
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/gif": "gif",
-  "image/webp": "webp",
-  "image/bmp": "bmp",
-  "image/tiff": "tiff",
-  "image/avif": "avif",
-  "image/heic": "heic",
-  "image/heif": "heif"
+// ../core/dist/route.js
+var DEFAULT_ROUTES = Object.freeze({
+  videoVendor: "video_vendor",
+  servicePrefix: "service_prefix",
+  textVideoModel: "text_video_model",
+  imageRelaxPrefix: "image_relax_prefix",
+  secretHeader: "img-api-secret"
 });
-var ALLOWED = "PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC";
-function sniffImageType(head) {
-  for (const info2 of (0, import_magic_bytes.filetypeinfo)(head)) {
-    const mime = info2.mime === "image/jpg" ? "image/jpeg" : info2.mime;
-    if (mime && IMAGE_TYPES[mime])
-      return { mime, extension: IMAGE_TYPES[mime] };
+var SEGMENT = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+var SEGMENT_RULE = "letters, digits, . _ ~ - (and / between segments), not . or ..";
+function isSegment(value) {
+  return typeof value === "string" && SEGMENT.test(value) && !value.split("/").some((p) => p === "." || p === "..");
+}
+function routePath(template, settings, overrides = {}) {
+  return template.map((s) => typeof s === "string" ? s : overrides[s.setting] ?? settings[s.setting]).join("/");
+}
+function routeSettings(template) {
+  return template.flatMap((s) => typeof s === "string" ? [] : [s.setting]);
+}
+
+// ../core/dist/text.js
+var ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
+var CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+function plainText(text2) {
+  return text2.replace(ESCAPES, "").replace(CONTROLS, " ");
+}
+function show(value) {
+  if (typeof value === "string") {
+    const text2 = plainText(value);
+    return `"${text2.length > 80 ? `${text2.slice(0, 80)}...` : text2}"`;
   }
-  return void 0;
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean")
+    return String(value);
+  return value === null ? "null" : `a value of type ${Array.isArray(value) ? "array" : typeof value}`;
 }
-function describe2(head) {
-  if (head.length === 0)
-    return "it is empty";
-  const info2 = (0, import_magic_bytes.filetypeinfo)(head)[0];
-  return info2 ? `its bytes are ${info2.mime ?? info2.typename}` : "its bytes match no known image type";
+function kebabCase(name) {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
 }
-function checkImage(field, source, issues) {
-  if (!source || !(source.head instanceof Uint8Array) || !Number.isSafeInteger(source.size) || source.size < 0) {
-    issues.push({ field, message: "must be an image (a file, bytes or a stream with its size)" });
-    return void 0;
+function titleCase(name) {
+  return kebabCase(name).split("-").filter(Boolean).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ");
+}
+
+// ../core/dist/fields.js
+var field = {
+  text: (o) => ({ kind: "text", ...o }),
+  number: (o) => ({ kind: "number", ...o }),
+  integer: (o) => ({ kind: "integer", ...o }),
+  digits: (o) => ({ kind: "digits", ...o }),
+  choice: (o) => ({ kind: "choice", ...o }),
+  url: (o) => ({ kind: "url", ...o }),
+  segment: (o) => ({ kind: "segment", ...o })
+};
+function range(noun, min, max) {
+  if (min !== void 0 && max !== void 0)
+    return `${noun} from ${min} to ${max}`;
+  if (min !== void 0)
+    return `${noun} of at least ${min}`;
+  if (max !== void 0)
+    return `${noun} of at most ${max}`;
+  return noun;
+}
+function ruleOf(spec) {
+  switch (spec.kind) {
+    case "text":
+      return spec.format?.rule ?? (spec.nonEmpty ? "a non-empty text" : "a text");
+    case "number":
+      return `${range("a number", spec.min, spec.max)}${spec.example ? ` (such as ${spec.example})` : ""}`;
+    case "integer":
+      return range("an integer", spec.min, spec.max);
+    case "digits":
+      return "an integer, every digit kept however long";
+    case "choice":
+      return `one of ${spec.choices.join(", ")} (exact case)`;
+    case "url":
+      return "an absolute http(s) URL";
+    case "segment":
+      return `a path segment: ${SEGMENT_RULE}`;
   }
-  const type = sniffImageType(source.head);
-  if (!type || source.size === 0) {
-    issues.push({ field, message: `is not an image (${describe2(source.head)}); allowed: ${ALLOWED}` });
-    return void 0;
+}
+function exactDigits(value, what = "an integer") {
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value))
+      return { digits: String(value) };
+    return {
+      message: Number.isInteger(value) ? `must be ${what}; ${value} is beyond 2^53, give it as a string to keep every digit` : `must be ${what}, got ${value}`
+    };
   }
-  return { ...source, ...type };
+  if (typeof value === "bigint")
+    return { digits: value.toString() };
+  if (typeof value === "string" && /^\s*[+-]?\d+\s*$/.test(value))
+    return { digits: BigInt(value.trim()).toString() };
+  return { message: `must be ${what}, got ${show(value)}` };
 }
-function base64Length(n) {
-  return 4 * Math.ceil(n / 3);
+var notAllowed = (rule) => (issue3) => `${show(issue3.input)} is not allowed; allowed: ${rule}`;
+function isAbsoluteHttpUrl(value) {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
 }
-var DATA_URI = /^data:([a-z]+\/[a-z0-9.+-]+);base64,/i;
-function splitDataUri(uri) {
-  const m = DATA_URI.exec(uri);
-  if (!m?.[1])
-    return void 0;
-  return { mime: m[1].toLowerCase(), base64: uri.slice(m[0].length) };
+function schemaOf(spec) {
+  const rule = ruleOf(spec);
+  const typeError = (issue3) => issue3.input === void 0 ? `is required: ${rule}` : `must be ${rule}`;
+  let schema;
+  switch (spec.kind) {
+    case "text": {
+      let text2 = string2({ error: typeError });
+      if (spec.nonEmpty)
+        text2 = text2.refine((s) => s.trim() !== "", { error: `is empty; give ${rule}` });
+      const format = spec.format;
+      if (format)
+        text2 = text2.refine((s) => format.pattern.test(s), { error: notAllowed(rule) });
+      schema = text2;
+      break;
+    }
+    case "number":
+    case "integer": {
+      const { min = -Infinity, max = Infinity } = spec;
+      const whole = spec.kind === "integer";
+      schema = number2({ error: typeError }).refine((n) => Number.isFinite(n) && (!whole || Number.isInteger(n)) && n >= min && n <= max, {
+        error: notAllowed(rule)
+      });
+      break;
+    }
+    case "digits":
+      schema = unknown().transform((value, ctx) => {
+        if (value === void 0) {
+          ctx.addIssue({ code: "custom", message: `is required: ${rule}` });
+          return NEVER;
+        }
+        const read = exactDigits(value);
+        if ("digits" in read)
+          return read.digits;
+        ctx.addIssue({ code: "custom", message: read.message });
+        return NEVER;
+      });
+      break;
+    case "choice":
+      schema = _enum(spec.choices, {
+        error: (issue3) => issue3.input === void 0 ? `is required: ${rule}` : notAllowed(rule)(issue3)
+      });
+      break;
+    case "url":
+      schema = string2({ error: typeError }).refine(isAbsoluteHttpUrl, { error: notAllowed(rule) });
+      break;
+    case "segment":
+      schema = string2({ error: typeError }).refine(isSegment, { error: notAllowed(rule) });
+      break;
+  }
+  return spec.required ? schema : schema.optional();
 }
-function decodeBase64Head(base642, n = SNIFF_BYTES) {
-  const chars = base642.slice(0, base64Length(n)).replace(/=+$/, "");
-  const bin = atob(chars.slice(0, chars.length - chars.length % 4));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++)
-    out[i] = bin.charCodeAt(i);
-  return out;
+function objectSchemaOf(fields) {
+  return strictObject(Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, schemaOf(spec)])));
+}
+var DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+function fromText(spec, text2) {
+  const t = text2.trim();
+  if (spec.kind === "number" || spec.kind === "integer") {
+    if (!DECIMAL.test(t))
+      return { message: `${show(text2)} is not a number in decimal notation; allowed: ${ruleOf(spec)}` };
+    return { value: Number(t) };
+  }
+  if (spec.kind === "digits") {
+    if (!/^[+-]?\d+$/.test(t))
+      return { message: `${show(text2)} is not allowed; allowed: ${ruleOf(spec)}` };
+    return { value: t.replace(/^\+/, "") };
+  }
+  return { value: text2 };
+}
+
+// ../core/dist/operation.js
+function defineOperation(spec) {
+  return Object.freeze({ ...spec, schema: objectSchemaOf(spec.fields) });
+}
+function bodyFieldNames(op) {
+  return Object.entries(op.fields).filter(([, spec]) => spec.kind !== "segment").map(([name]) => name);
 }
 
 // ../core/dist/redact.js
@@ -23738,17 +23703,45 @@ function redactHeaders(headers) {
     out[name] = isSecretHeader(name) ? REDACTED : value;
   return out;
 }
-function scrub(text, secrets) {
-  let out = text;
+function scrub(text2, secrets) {
+  let out = text2;
   for (const secret of secrets) {
     if (secret && secret.length >= 4)
       out = out.split(secret).join(REDACTED);
   }
   return out;
 }
+var MAX_DEPTH = 256;
+function scrubDeep(value, secrets) {
+  const live = secrets.filter((s) => typeof s === "string" && s.length >= 4);
+  if (live.length === 0)
+    return value;
+  const visit = (v, depth) => {
+    if (typeof v === "string")
+      return live.some((s) => v.includes(s)) ? scrub(v, live) : v;
+    if (!v || typeof v !== "object")
+      return v;
+    if (depth > MAX_DEPTH)
+      throw new RangeError(`nested more than ${MAX_DEPTH} levels deep`);
+    if (Array.isArray(v)) {
+      const items = v.map((item) => visit(item, depth + 1));
+      return items.some((item, i) => item !== v[i]) ? items : v;
+    }
+    let changed = false;
+    const out = {};
+    for (const [key, item] of Object.entries(v)) {
+      const k = visit(key, depth);
+      const next = visit(item, depth + 1);
+      changed ||= k !== key || next !== item;
+      out[k] = next;
+    }
+    return changed ? out : v;
+  };
+  return visit(value, 0);
+}
 
 // ../core/dist/request.js
-var INSPECT2 = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");
+var INSPECT = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");
 function safeView(request2) {
   const body = request2.body;
   const bodyView = body.type === "multipart" ? {
@@ -23778,7 +23771,7 @@ var DescribedRequest = class {
   toJSON() {
     return safeView(this);
   }
-  [INSPECT2](_depth, options, inspect) {
+  [INSPECT](_depth, options, inspect) {
     return `RequestDescription ${inspect(safeView(this), options)}`;
   }
 };
@@ -23822,51 +23815,195 @@ Content-Type: ${part.contentType}\r
   return segments;
 }
 
-// ../core/dist/json.js
-var INTEGER = /^-?\d+$/;
-function reviver(_key, value, context) {
-  if (typeof value === "number" && context?.source !== void 0 && !Number.isSafeInteger(value)) {
-    if (INTEGER.test(context.source))
-      return context.source;
+// ../core/dist/errors/base.js
+var INSPECT2 = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");
+var MediaGatewayError = class extends Error {
+  /** What the caller can do about it, one sentence. */
+  hint;
+  operation;
+  constructor(message, options) {
+    super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
+    this.hint = options.hint;
+    this.operation = options.operation;
   }
-  return value;
-}
-var LONG_DIGITS = /\d{16}/;
-function parseJsonExact(text) {
-  if (!LONG_DIGITS.test(text))
-    return JSON.parse(text);
-  return JSON.parse(text, reviver);
-}
-function rawInteger(digits) {
-  return JSON.rawJSON(digits);
-}
+  get name() {
+    return this.constructor.name;
+  }
+  /** Plain data, safe to log or emit (no headers, no key). */
+  toJSON() {
+    const out = { name: this.name, kind: this.kind, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== "cause" && value !== void 0)
+        out[key] = value;
+    }
+    return out;
+  }
+  [INSPECT2]() {
+    return `${this.name} [${this.kind}]: ${this.message}
+  hint: ${this.hint}`;
+  }
+};
+var ValidationError = class extends MediaGatewayError {
+  kind = "validation";
+  issues;
+  constructor(issues, operation) {
+    const lines = issues.map((i) => `${i.field}: ${i.message}`);
+    super(lines.join("; "), {
+      hint: "Fix the named field(s); nothing was sent to the gateway.",
+      operation
+    });
+    this.issues = issues;
+  }
+};
 
-// ../core/dist/retry.js
-var DEFAULT_RETRY = Object.freeze({ retries: 2, maxDelayMs: 6e4, baseDelayMs: 500 });
-var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 503]);
-var RETRYABLE_CONNECT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT"]);
-function parseRetryAfter(value, now = Date.now()) {
-  if (value === void 0 || value.trim() === "")
-    return void 0;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v))
-    return Math.round(Number(v) * 1e3);
-  const date2 = Date.parse(v);
-  if (Number.isNaN(date2))
-    return void 0;
-  return Math.max(0, date2 - now);
-}
-function retryDelay(attempt, retryAfterMs, policy = DEFAULT_RETRY, random = Math.random) {
-  if (attempt >= policy.retries)
-    return void 0;
-  if (retryAfterMs !== void 0) {
-    if (retryAfterMs > policy.maxDelayMs)
-      return void 0;
-    return Math.round(retryAfterMs + random() * Math.min(1e3, retryAfterMs * 0.1 + 100));
+// ../core/dist/errors/gateway.js
+var GatewayError = class extends MediaGatewayError {
+  kind = "http";
+  status;
+  gatewayMessage;
+  gatewayCode;
+  requestId;
+  bodyExcerpt;
+  constructor(init) {
+    const what = init.gatewayMessage ? `: ${init.gatewayMessage}` : "";
+    const code2 = init.gatewayCode !== void 0 ? ` (gateway code ${init.gatewayCode})` : "";
+    super(`${init.operation ?? "request"} failed with HTTP ${init.status}${code2}${what}`, {
+      hint: init.hint ?? "Check the request against the gateway documentation; retrying will not help.",
+      operation: init.operation,
+      cause: init.cause
+    });
+    this.status = init.status;
+    this.gatewayMessage = init.gatewayMessage;
+    this.gatewayCode = init.gatewayCode;
+    this.requestId = init.requestId;
+    this.bodyExcerpt = init.bodyExcerpt;
   }
-  const base = Math.min(policy.baseDelayMs * 2 ** attempt, 8e3, policy.maxDelayMs);
-  return Math.round(base * (1 - random() * 0.25));
-}
+};
+var AuthenticationError = class extends GatewayError {
+  kind = "unauthorized";
+  constructor(init) {
+    super({ hint: "Check the API key (and, for blend, the secret header name).", ...init });
+  }
+};
+var PermissionDeniedError = class extends GatewayError {
+  kind = "forbidden";
+  constructor(init) {
+    super({ hint: "The key is valid but may not use this operation; check the account and its quota.", ...init });
+  }
+};
+var NotFoundError = class extends GatewayError {
+  kind = "not-found";
+  constructor(init) {
+    super({
+      hint: "Check the base URL and the route settings (video vendor, service prefix, model, image relax prefix).",
+      ...init
+    });
+  }
+};
+var RateLimitError = class extends GatewayError {
+  kind = "rate-limited";
+  retryAfterMs;
+  constructor(init) {
+    const wait = init.retryAfterMs !== void 0 ? ` after ${Math.ceil(init.retryAfterMs / 1e3)} s` : " later";
+    super({ hint: `The gateway is rate limiting; try again${wait} or lower the concurrency.`, ...init });
+    this.retryAfterMs = init.retryAfterMs;
+  }
+};
+var ServerError = class extends GatewayError {
+  kind = "server";
+  constructor(init) {
+    super({
+      // 503 is retried because an unavailable gateway has not taken the task; other 5xx may have.
+      hint: init.status === 503 ? "The gateway is unavailable and did not take the task; try again later." : "The gateway failed. It may have created the task anyway: check before submitting again.",
+      ...init
+    });
+  }
+};
+var RefusedError = class extends GatewayError {
+  kind = "refused";
+  constructor(init) {
+    super({ hint: "The gateway refused the task; its message says why.", ...init });
+  }
+};
+var InvalidResponseError = class extends MediaGatewayError {
+  kind = "invalid-response";
+  status;
+  problems;
+  bodyExcerpt;
+  /** Ids seen anywhere in the answer (a task id, a request id): the task they name may exist. */
+  possibleTaskIds;
+  constructor(init) {
+    const ids = [...init.possibleTaskIds ?? []];
+    super(`${init.operation ?? "request"}: unusable answer (HTTP ${init.status}): ${init.problems.join("; ")}`, {
+      hint: ids.length > 0 ? `A task may exist anyway (the answer names ${ids.map((id) => `"${id}"`).join(", ")}): check with the gateway before submitting again.` : "The gateway answered in a shape this client does not know; a task may exist anyway. Check before submitting again.",
+      operation: init.operation,
+      cause: init.cause
+    });
+    this.status = init.status;
+    this.problems = init.problems;
+    this.bodyExcerpt = init.bodyExcerpt;
+    this.possibleTaskIds = ids;
+  }
+};
+
+// ../core/dist/errors/transport.js
+var ConnectionError = class extends MediaGatewayError {
+  kind = "connection";
+  code;
+  sent;
+  constructor(message, init) {
+    super(message, {
+      hint: init.sent ? "The request reached the gateway but no answer came back; the task may exist. Check before submitting again." : "Nothing was sent. Check the base URL and the network; the gateway may be down.",
+      operation: init.operation,
+      cause: init.cause
+    });
+    this.code = init.code;
+    this.sent = init.sent;
+  }
+};
+var TimeoutError = class extends MediaGatewayError {
+  kind = "timeout";
+  phase;
+  timeoutMs;
+  constructor(init) {
+    super(`${init.operation ?? "request"} timed out (${init.phase}, ${init.timeoutMs} ms)`, {
+      hint: init.phase === "connect" ? "The gateway did not accept the connection in time; check the base URL." : "Raise the timeout. The task may have been created: check before submitting again.",
+      operation: init.operation,
+      cause: init.cause
+    });
+    this.phase = init.phase;
+    this.timeoutMs = init.timeoutMs;
+  }
+};
+var AbortedError = class extends MediaGatewayError {
+  kind = "aborted";
+  constructor(init) {
+    super(`${init.operation ?? "request"} was aborted`, {
+      hint: "The caller cancelled the request.",
+      operation: init.operation,
+      cause: init.cause
+    });
+  }
+};
+var DownloadError = class extends MediaGatewayError {
+  kind = "download";
+  url;
+  path;
+  status;
+  code;
+  constructor(init) {
+    const where = init.path ? ` to ${init.path}` : "";
+    super(`${init.operation ?? "the operation"} succeeded, but saving its result${where} failed: ${init.reason}`, {
+      hint: init.hint ?? (init.local ? `Nothing needs to be submitted again: fix the local problem and fetch the result from ${init.url}.` : `Nothing needs to be submitted again: the result is at ${init.url} (it may expire).`),
+      operation: init.operation,
+      cause: init.cause
+    });
+    this.url = init.url;
+    this.path = init.path;
+    this.status = init.status;
+    this.code = init.code;
+  }
+};
 
 // ../core/dist/validate.js
 function fieldPath(path6) {
@@ -23899,119 +24036,189 @@ function validate2(schema, input2, operation, extra = []) {
   throw new ValidationError(result.success ? extra : [...toFieldIssues(result.error, keys), ...extra], operation);
 }
 
-// ../core/dist/response.js
-var EXCERPT_CHARS = 300;
-var decoder = new TextDecoder("utf-8", { fatal: true });
-function header(headers, name) {
-  const value = headers[name] ?? headers[name.toLowerCase()];
-  if (value !== void 0)
-    return Array.isArray(value) ? value[0] : value;
-  for (const [key, v] of Object.entries(headers)) {
-    if (key.toLowerCase() === name.toLowerCase())
-      return Array.isArray(v) ? v[0] : v;
+// ../core/dist/build.js
+function checkImages(spec, given, issues) {
+  const list = spec.many ? given : given === void 0 ? [] : [given];
+  if (!Array.isArray(list) || list.length === 0) {
+    const what = spec.many ? "at least one image" : "an image file (PNG, JPEG, ...)";
+    issues.push({ field: spec.field, message: `is required: ${what}` });
+    return [];
   }
-  return void 0;
+  const images = [];
+  list.forEach((item, i) => {
+    const field2 = spec.many ? `${spec.field}[${i}]` : spec.field;
+    if (typeof item === "string" && spec.encoding === "data-uri") {
+      checkDataUri(field2, item, issues);
+      images.push(item);
+    } else {
+      const image = checkImage(field2, item, issues);
+      if (image)
+        images.push(image);
+    }
+  });
+  return images;
 }
-function bodyText(body) {
-  if (typeof body === "string")
-    return body;
-  try {
-    return decoder.decode(body);
-  } catch {
-    return void 0;
+function wireObject(op, values) {
+  const wire = {};
+  for (const name of bodyFieldNames(op)) {
+    const value = values[name];
+    if (value !== void 0)
+      wire[name] = op.fields[name]?.kind === "digits" ? rawInteger(String(value)) : value;
   }
+  return wire;
 }
-function excerpt(text, secrets = []) {
-  let t = text;
-  if (/^\s*<(!doctype|html|head|body)/i.test(t)) {
-    t = t.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ");
+function jsonBody(op, values, images) {
+  const tail = JSON.stringify(wireObject(op, values));
+  if (!op.images)
+    return { type: "json", contentType: "application/json", text: tail };
+  const segments = [`{${JSON.stringify(op.images.field)}:[`];
+  images.forEach((image, i) => {
+    const sep6 = i === 0 ? "" : ",";
+    if (typeof image === "string")
+      segments.push(sep6 + JSON.stringify(image));
+    else
+      segments.push(`${sep6}"data:${image.mime};base64,`, { image, encoding: "base64" }, '"');
+  });
+  segments.push(tail === "{}" ? "]}" : `],${tail.slice(1)}`);
+  return { type: "json-segments", contentType: "application/json", segments };
+}
+function multipartBody(op, values, images) {
+  const parts = [];
+  for (const name of bodyFieldNames(op)) {
+    const value = values[name];
+    if (value !== void 0)
+      parts.push({ name, value: String(value) });
   }
-  t = scrub(t.replace(/\s+/g, " ").trim(), secrets);
-  if (!t)
-    return void 0;
-  return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}...` : t;
-}
-function asRecord(value) {
-  return value && typeof value === "object" && !Array.isArray(value) ? value : void 0;
-}
-function firstString(...values) {
-  for (const v of values)
-    if (typeof v === "string" && v.trim())
-      return v.trim();
-  return void 0;
-}
-function describeErrorBody(json) {
-  const body = asRecord(json);
-  if (!body)
-    return {};
-  const error3 = asRecord(body.error);
-  const code = body.code ?? error3?.code ?? body.error_code;
-  return {
-    gatewayMessage: firstString(body.message, error3?.message, typeof body.error === "string" ? body.error : void 0, body.description, body.detail, body.msg),
-    gatewayCode: typeof code === "string" || typeof code === "number" ? code : void 0,
-    requestId: firstString(body.request_id, body.requestId)
-  };
-}
-function requestIdOf(headers) {
-  return header(headers, "x-request-id") ?? header(headers, "request-id") ?? header(headers, "x-amzn-requestid");
-}
-function httpError(raw, ctx) {
-  const text = bodyText(raw.body) ?? "";
-  let json;
-  try {
-    json = text ? parseJsonExact(text) : void 0;
-  } catch {
-    json = void 0;
+  for (const image of images) {
+    if (typeof image === "string")
+      continue;
+    parts.push({
+      name: op.images?.field ?? "file",
+      image,
+      filename: image.name || `image.${image.extension}`,
+      contentType: image.mime
+    });
   }
-  const found = describeErrorBody(json);
-  const secrets = ctx.secrets ?? [];
-  const init = {
-    operation: ctx.operation,
-    status: raw.status,
-    gatewayMessage: found.gatewayMessage ? scrub(found.gatewayMessage, secrets) : void 0,
-    gatewayCode: found.gatewayCode,
-    requestId: requestIdOf(raw.headers) ?? found.requestId,
-    bodyExcerpt: excerpt(text, secrets)
-  };
-  const s = raw.status;
-  if (s === 401)
-    return new AuthenticationError(init);
-  if (s === 403)
-    return new PermissionDeniedError(init);
-  if (s === 404)
-    return new NotFoundError(init);
-  if (s === 429) {
-    return new RateLimitError({ ...init, retryAfterMs: parseRetryAfter(header(raw.headers, "retry-after"), ctx.now) });
-  }
-  if (s >= 500)
-    return new ServerError(init);
-  return new GatewayError(init);
+  return { type: "multipart", parts };
 }
-function invalid(raw, ctx, text, problems, cause) {
-  return new InvalidResponseError({
-    operation: ctx.operation,
-    status: raw.status,
-    problems,
-    bodyExcerpt: text === void 0 ? void 0 : excerpt(text, ctx.secrets),
-    cause
+function warningsOf(op, values, images) {
+  const warnings = [];
+  for (const [name, spec] of Object.entries(op.fields)) {
+    const value = values[name];
+    const remark = value === void 0 ? void 0 : spec.warn?.(value);
+    if (remark)
+      warnings.push(`${name}: ${remark}`);
+  }
+  const below = op.images?.warnBelow;
+  if (below !== void 0 && images.length > 0 && images.length < below) {
+    warnings.push(`${op.name} got ${images.length} image(s); it usually takes ${below} or more`);
+  }
+  return warnings;
+}
+function buildRequest(op, config2, input2) {
+  const given = { ...input2 ?? {} };
+  const issues = [];
+  let images = [];
+  if (op.images) {
+    images = checkImages(op.images, given[op.images.field], issues);
+    delete given[op.images.field];
+  }
+  const values = validate2(op.schema, given, op.name, issues);
+  const overrides = {};
+  for (const [name, spec] of Object.entries(op.fields)) {
+    if (spec.kind === "segment" && typeof values[name] === "string")
+      overrides[spec.setting] = values[name];
+  }
+  const headers = { accept: "application/json" };
+  if (op.body === "json")
+    headers["content-type"] = "application/json";
+  const auth = op.auth === "bearer" ? { type: "bearer" } : { type: "header", name: config2.secretHeader.toLowerCase() };
+  if (config2.apiKey) {
+    if (auth.type === "bearer")
+      headers.authorization = `Bearer ${config2.apiKey}`;
+    else
+      headers[auth.name] = config2.apiKey;
+  }
+  return describeRequest({
+    operation: op.name,
+    method: "POST",
+    url: `${config2.baseUrl}/${routePath(op.route, config2, overrides)}`,
+    headers,
+    auth,
+    body: op.body === "json" ? jsonBody(op, values, images) : multipartBody(op, values, images),
+    warnings: warningsOf(op, values, images)
   });
 }
-function readJson(raw, ctx) {
-  if (raw.status < 200 || raw.status > 299)
-    throw httpError(raw, ctx);
-  const text = bodyText(raw.body);
-  if (text === void 0)
-    throw invalid(raw, ctx, text, ["the body is not valid UTF-8"]);
-  if (text.trim() === "")
-    throw invalid(raw, ctx, text, ["the body is empty"]);
-  try {
-    return parseJsonExact(text);
-  } catch (cause) {
-    const cut = /end of (json )?input|unterminated/i.test(String(cause?.message));
-    throw invalid(raw, ctx, text, [cut ? "the body is cut short (incomplete JSON)" : "the body is not JSON"], cause);
-  }
+
+// ../core/dist/config.js
+var BLEND_ACCEPTED = 1;
+var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+var HEADER_VALUE = /^[^\u0000-\u001f\u007f]*$/;
+var SEGMENT_SETTINGS = ["videoVendor", "servicePrefix", "textVideoModel", "imageRelaxPrefix"];
+function segmentIssue(field2, value) {
+  if (isSegment(value))
+    return void 0;
+  return { field: field2, message: `${show(value)} is not a path segment; allowed: ${SEGMENT_RULE}` };
 }
-function valueAt(value, path6) {
+function resolveConfig(config2) {
+  const issues = [];
+  const resolved = {
+    ...DEFAULT_ROUTES,
+    baseUrl: "",
+    apiKey: config2.apiKey,
+    acceptedBlendCodes: config2.acceptedBlendCodes ?? [BLEND_ACCEPTED]
+  };
+  for (const key2 of Object.keys(DEFAULT_ROUTES)) {
+    const value = config2[key2];
+    if (typeof value === "string" && value !== "")
+      resolved[key2] = value.trim();
+  }
+  let url;
+  try {
+    url = new URL(config2.baseUrl);
+  } catch {
+    issues.push({
+      field: "baseUrl",
+      message: `${show(config2.baseUrl)} is not an absolute URL; allowed: http(s)://host[:port][/prefix]`
+    });
+  }
+  if (url && url.protocol !== "http:" && url.protocol !== "https:") {
+    issues.push({ field: "baseUrl", message: `scheme ${show(url.protocol)} is not supported; allowed: http, https` });
+  }
+  if (url && (url.search || url.hash || url.username || url.password)) {
+    issues.push({ field: "baseUrl", message: "must not carry a query, fragment or credentials; give the key as the API key" });
+  }
+  if (url)
+    resolved.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  for (const key2 of SEGMENT_SETTINGS) {
+    const issue3 = segmentIssue(key2, resolved[key2]);
+    if (issue3)
+      issues.push(issue3);
+  }
+  if (!HEADER_NAME.test(resolved.secretHeader)) {
+    issues.push({ field: "secretHeader", message: `${show(resolved.secretHeader)} is not a valid HTTP header name` });
+  }
+  const key = config2.apiKey;
+  if (key !== void 0) {
+    if (key.trim() === "")
+      issues.push({ field: "apiKey", message: "is empty; give the gateway API key" });
+    else if (!HEADER_VALUE.test(key) || key !== key.trim()) {
+      issues.push({
+        field: "apiKey",
+        message: "contains a line break, a control character or surrounding blanks; give the key alone (check how it was pasted)"
+      });
+    }
+  }
+  if (resolved.acceptedBlendCodes.some((c) => !Number.isInteger(c))) {
+    issues.push({ field: "acceptedBlendCodes", message: "must be integers" });
+  }
+  if (issues.length > 0)
+    throw new ValidationError(issues);
+  return resolved;
+}
+
+// ../core/dist/operations/common.js
+function at(value, ...path6) {
   let v = value;
   for (const key of path6) {
     if (v === null || typeof v !== "object")
@@ -24020,222 +24227,122 @@ function valueAt(value, path6) {
   }
   return v;
 }
-function conform(json, schema, raw, ctx) {
-  const result = schema.safeParse(json);
-  if (result.success)
-    return result.data;
-  const problems = result.error.issues.map((issue3) => {
-    const at = fieldPath(issue3.path);
-    return valueAt(json, issue3.path) === void 0 ? `${at} is missing` : `${at}: ${issue3.message}`;
-  });
-  throw invalid(raw, ctx, bodyText(raw.body), problems);
-}
-
-// ../core/dist/operations/common.js
-function show(value) {
-  if (typeof value === "string")
-    return `"${value.length > 80 ? `${value.slice(0, 80)}...` : value}"`;
-  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean")
-    return String(value);
-  return value === null ? "null" : `a value of type ${Array.isArray(value) ? "array" : typeof value}`;
-}
-var exactInteger = (what) => (
-  // One transform instead of a union: unions try each branch and are the slow path of zod.
-  unknown().transform((value, ctx) => {
-    if (typeof value === "number") {
-      if (Number.isSafeInteger(value))
-        return String(value);
-      ctx.addIssue({
-        code: "custom",
-        message: Number.isInteger(value) ? `must be ${what}; ${value} is beyond 2^53, give it as a string to keep every digit` : `must be ${what}, got ${value}`
-      });
-      return NEVER;
-    }
-    if (typeof value === "bigint")
-      return value.toString();
-    if (typeof value === "string" && /^\s*-?\d+\s*$/.test(value))
-      return BigInt(value.trim()).toString();
-    ctx.addIssue({ code: "custom", message: `must be ${what}, got ${show(value)}` });
-    return NEVER;
-  })
-);
-var wireInteger = custom((value) => typeof value === "number" && Number.isInteger(value) || typeof value === "string" && /^-?\d+$/.test(value), { error: "must be an integer" });
-var absoluteHttpUrl = () => string2({ error: `must be an absolute http(s) URL` }).refine((value) => {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
+var text = (value) => typeof value === "string" ? value : void 0;
+function integer2(value) {
+  if (typeof value === "number")
+    return Number.isInteger(value) ? value : void 0;
+  if (typeof value === "string" && /^-?\d+$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
   }
-}, {
-  error: (issue3) => `${show(issue3.input)} is not an absolute http(s) URL; allowed: http://host/... or https://host/...`
-});
+  return void 0;
+}
+function smallInteger(value) {
+  const n = integer2(value);
+  return typeof n === "number" ? n : void 0;
+}
+function idText(value) {
+  if (typeof value === "string")
+    return value;
+  const read = exactDigits(value);
+  return "digits" in read ? read.digits : void 0;
+}
+var taskIdSchema = custom((value) => typeof value === "string" && value !== "" || typeof value === "number" && Number.isInteger(value), { error: (issue3) => `must be a task id (a text or an integer), got ${show(issue3.input)}` });
+var wireInteger = custom((value) => typeof value === "number" && Number.isInteger(value) || typeof value === "string" && /^-?\d+$/.test(value), { error: (issue3) => `must be an integer, got ${show(issue3.input)}` });
 
 // ../core/dist/operations/blend.js
-var OPERATION = "blend";
-var BLEND_ROUTE = ["submit", "blend"];
-var IMAGES_FIELD = "base64Array";
 var BOT_TYPES = ["MAIN_JOURNEY", "ALT_JOURNEY"];
 var DIMENSIONS = ["PORTRAIT", "SQUARE", "LANDSCAPE"];
-var oneOf = (values) => _enum(values, {
-  error: (issue3) => `${show(issue3.input)} is not allowed; allowed: ${values.join(", ")} (exact case)`
+var code = custom((v) => typeof v === "number" && Number.isInteger(v) || typeof v === "string" && /^-?\d+$/.test(v), { error: "must be an integer" });
+var blend = defineOperation({
+  name: "blend",
+  title: "Blend",
+  kind: "image",
+  summary: "submit images to be blended into one, and get the task id",
+  description: "Sends the images (as data URIs, streamed) and settings and returns the task id the gateway gave (exact digits, however long). With a notify hook the gateway POSTs a notification about the task to that address.",
+  route: [{ setting: "imageRelaxPrefix" }, "submit", "blend"],
+  auth: "secret-header",
+  body: "json",
+  images: {
+    field: "base64Array",
+    many: true,
+    encoding: "data-uri",
+    description: "the images to blend, in order (PNG, JPEG, GIF, WebP, ...)",
+    warnBelow: 2
+  },
+  fields: {
+    botType: field.choice({ choices: BOT_TYPES, description: "which generation journey blends the images" }),
+    dimensions: field.choice({ choices: DIMENSIONS, description: "the shape of the blended image" }),
+    notifyHook: field.url({
+      description: "an address the gateway notifies about the task",
+      example: "https://n8n.example.com/webhook/mediagw"
+    }),
+    state: field.text({ description: "your own value, handed back with the task" })
+  },
+  answer: {
+    useful: looseObject({ code, result: taskIdSchema.optional() }),
+    listed: looseObject({
+      code: number2().int(),
+      description: string2().optional(),
+      properties: record(string2(), unknown()).optional(),
+      result: taskIdSchema.optional()
+    }),
+    refusal(json, { config: config2 }) {
+      const value = smallInteger(json.code);
+      if (value === void 0 || config2.acceptedBlendCodes.includes(value))
+        return void 0;
+      return {
+        gatewayCode: value,
+        gatewayMessage: text(json.description) || `code ${value} (accepted: ${config2.acceptedBlendCodes.join(", ")})`
+      };
+    },
+    read(json, { raw, warn }) {
+      const taskId = idText(json.result);
+      if (taskId === void 0)
+        warn("the gateway accepted the blend but sent no task id (result)");
+      return {
+        taskId,
+        status: smallInteger(json.code) ?? 0,
+        description: text(json.description),
+        httpStatus: raw.status
+      };
+    }
+  },
+  outputs: [
+    { name: "taskId", description: "the task id, every digit exact", value: (r) => r.taskId },
+    { name: "status", description: "the result code (1 = accepted)", value: (r) => r.status }
+  ],
+  describe: (r) => [
+    `blend: accepted (code ${r.status}), task ${r.taskId ?? "(none given)"}`,
+    ...r.description ? [`  ${r.description}`] : []
+  ]
 });
-var blendOptionsSchema = strictObject({
-  botType: oneOf(BOT_TYPES).optional(),
-  dimensions: oneOf(DIMENSIONS).optional(),
-  notifyHook: absoluteHttpUrl().optional(),
-  state: string2({ error: "must be a text" }).optional()
-});
-function checkDataUri(field, uri, issues) {
-  if (typeof uri !== "string") {
-    issues.push({ field, message: "must be a data URI text: data:<image mime>;base64,<data>" });
-    return;
-  }
-  const parts = splitDataUri(uri);
-  if (!parts) {
-    issues.push({ field, message: "is not of the form data:<image mime>;base64,<data>" });
-    return;
-  }
-  let type;
-  try {
-    type = sniffImageType(decodeBase64Head(parts.base64));
-  } catch {
-    type = void 0;
-  }
-  if (!type)
-    issues.push({ field, message: `is not an image (declared ${parts.mime}, the bytes match no image type)` });
-  else if (type.mime !== parts.mime)
-    issues.push({ field, message: `declares ${parts.mime} but its bytes are ${type.mime}` });
-}
-var blendRequestSchema = blendOptionsSchema.extend({
-  base64Array: array(string2(), { error: "is required: a list of image data URIs" }).min(1, {
-    error: "is empty; give at least one image"
-  })
-}).superRefine((body, ctx) => {
-  const issues = [];
-  body.base64Array.forEach((uri, i) => {
-    checkDataUri(`${IMAGES_FIELD}[${i}]`, uri, issues);
-  });
-  for (const issue3 of issues)
-    ctx.addIssue({ code: "custom", message: issue3.message, path: [issue3.field] });
-});
-var blendResponseSchema = looseObject({
-  code: number2().int(),
-  description: string2().optional(),
-  properties: record(string2(), unknown()).optional(),
-  result: union([string2(), exactInteger("a task id")]).optional()
-});
-function buildBlendRequest(config2, input2) {
-  const { base64Array, ...rest } = input2 ?? {};
-  const issues = [];
-  const images = [];
-  if (!Array.isArray(base64Array) || base64Array.length === 0) {
-    issues.push({ field: IMAGES_FIELD, message: "is required: at least one image" });
-  } else {
-    base64Array.forEach((item, i) => {
-      const field = `${IMAGES_FIELD}[${i}]`;
-      if (typeof item === "string") {
-        checkDataUri(field, item, issues);
-        images.push(item);
-      } else
-        images.push(checkImage(field, item, issues));
-    });
-  }
-  const options = validate2(blendOptionsSchema, rest, OPERATION, issues);
-  const segments = [`{"${IMAGES_FIELD}":[`];
-  images.forEach((image, i) => {
-    const sep5 = i === 0 ? "" : ",";
-    if (typeof image === "string")
-      segments.push(sep5 + JSON.stringify(image));
-    else if (image)
-      segments.push(`${sep5}"data:${image.mime};base64,`, { image, encoding: "base64" }, '"');
-  });
-  const tail = JSON.stringify(options);
-  segments.push(tail === "{}" ? "]}" : `],${tail.slice(1)}`);
-  const headers = { "content-type": "application/json", accept: "application/json" };
-  if (config2.apiKey)
-    headers[config2.secretHeader.toLowerCase()] = config2.apiKey;
-  return describeRequest({
-    operation: OPERATION,
-    method: "POST",
-    url: joinUrl(config2, config2.imageRelaxPrefix, ...BLEND_ROUTE),
-    headers,
-    auth: { type: "header", name: config2.secretHeader },
-    body: { type: "json-segments", contentType: "application/json", segments },
-    warnings: images.length === 1 ? ["blend got one image; blending usually takes two or more"] : []
-  });
-}
-function parseBlendResponse(raw, ctx = {}) {
-  const context = { ...ctx, operation: OPERATION };
-  const response = conform(readJson(raw, context), blendResponseSchema, raw, context);
-  const accepted = ctx.acceptedCodes ?? [1];
-  if (!accepted.includes(response.code)) {
-    throw new RefusedError({
-      operation: OPERATION,
-      status: raw.status,
-      gatewayCode: response.code,
-      gatewayMessage: response.description || `code ${response.code} (accepted: ${accepted.join(", ")})`
-    });
-  }
-  return {
-    operation: OPERATION,
-    taskId: response.result,
-    status: response.code,
-    description: response.description,
-    httpStatus: raw.status,
-    response
-  };
-}
 
 // ../core/dist/operations/image-to-video.js
-var image_to_video_exports = {};
-__export(image_to_video_exports, {
-  ENVELOPE_OK: () => ENVELOPE_OK,
-  IMAGE_FIELD: () => IMAGE_FIELD,
-  IMAGE_TO_VIDEO_ROUTE: () => IMAGE_TO_VIDEO_ROUTE,
-  OPERATION: () => OPERATION2,
-  TASK_CREATED: () => TASK_CREATED,
-  buildImageToVideoRequest: () => buildImageToVideoRequest,
-  imageToVideoFieldsSchema: () => imageToVideoFieldsSchema,
-  imageToVideoResponseSchema: () => imageToVideoResponseSchema,
-  imageToVideoWireFieldsSchema: () => imageToVideoWireFieldsSchema,
-  parseImageToVideoResponse: () => parseImageToVideoResponse,
-  timestampToDate: () => timestampToDate
-});
-var OPERATION2 = "image-to-video";
-var IMAGE_TO_VIDEO_ROUTE = "m2v_16_img2video_10s";
-var IMAGE_FIELD = "input_image";
-var cfg = number2({ error: "must be a finite number (such as 0.5)" }).refine(Number.isFinite, { error: "must be a finite number (such as 0.5)" });
-var imageToVideoFieldsSchema = strictObject({
-  prompt: string2({ error: "must be a text" }).optional(),
-  negative_prompt: string2({ error: "must be a text" }).optional(),
-  cfg: cfg.optional(),
-  aspect_ratio: string2({ error: "must be a text of the form <width>:<height>" }).regex(/^[1-9]\d*:[1-9]\d*$/, {
-    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: <width>:<height> with positive integers, such as 1:1 or 16:9`
-  }).optional()
-});
-var imageToVideoWireFieldsSchema = imageToVideoFieldsSchema.extend({
-  cfg: string2().transform((s, ctx) => {
-    const n = s.trim() === "" ? Number.NaN : Number(s);
-    if (!Number.isFinite(n))
-      ctx.addIssue({ code: "custom", message: `"${s}" must be a finite number (such as 0.5)` });
-    return n;
-  }).optional()
-});
-var TEXT_FIELDS = ["prompt", "negative_prompt", "cfg", "aspect_ratio"];
-var timeMs = wireInteger;
-var imageToVideoResponseSchema = looseObject({
+var ENVELOPE_OK = { status: 200, result: 1 };
+var TASK_CREATED = 5;
+function timestampToDate(parts) {
+  if (!Array.isArray(parts) || !parts.every((p) => typeof p === "number"))
+    return void 0;
+  const [y, mo, d, h = 0, mi = 0, s = 0, ns = 0] = parts;
+  if (y === void 0 || mo === void 0 || d === void 0)
+    return void 0;
+  const date2 = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(ns / 1e6)));
+  return Number.isNaN(date2.getTime()) ? void 0 : date2;
+}
+var okEnvelope = (value, ok) => value !== void 0 && Number(value) === ok;
+var listed = looseObject({
   data: looseObject({
     limitation: looseObject({ limit: wireInteger, remaining: wireInteger, type: string2() }),
     message: string2(),
     status: number2().int(),
     task: looseObject({
-      id: union([string2(), exactInteger("a task id")]),
+      id: taskIdSchema,
       status: number2().int(),
       type: string2(),
-      createTime: timeMs,
-      updateTime: timeMs,
-      viewTime: timeMs,
+      createTime: wireInteger,
+      updateTime: wireInteger,
+      viewTime: wireInteger,
       viewed: boolean2(),
       deleted: boolean2(),
       favored: boolean2(),
@@ -24254,339 +24361,638 @@ var imageToVideoResponseSchema = looseObject({
   status: number2().int(),
   timestamp: array(number2().int())
 });
-var ENVELOPE_OK = { status: 200, result: 1 };
-var TASK_CREATED = 5;
-function buildImageToVideoRequest(config2, input2) {
-  const { input_image, ...fields } = input2 ?? {};
-  const issues = [];
-  if (!input_image)
-    issues.push({ field: IMAGE_FIELD, message: "is required: an image file (PNG, JPEG, ...)" });
-  const image = input_image ? checkImage(IMAGE_FIELD, input_image, issues) : void 0;
-  const text = validate2(imageToVideoFieldsSchema, fields, OPERATION2, issues);
-  const parts = [];
-  for (const name of TEXT_FIELDS) {
-    const value = text[name];
-    if (value !== void 0)
-      parts.push({ name, value: String(value) });
+function argumentsOf(list) {
+  const out = {};
+  if (!Array.isArray(list))
+    return out;
+  for (const entry of list) {
+    const name = text(at(entry, "name"));
+    const value = text(at(entry, "value"));
+    if (name !== void 0 && value !== void 0)
+      out[name] = value;
   }
-  if (image) {
-    parts.push({
-      name: IMAGE_FIELD,
-      image,
-      filename: image.name || `image.${image.extension}`,
-      contentType: image.mime
-    });
-  }
-  const headers = { accept: "application/json" };
-  if (config2.apiKey)
-    headers.authorization = `Bearer ${config2.apiKey}`;
-  return describeRequest({
-    operation: OPERATION2,
-    method: "POST",
-    url: joinUrl(config2, config2.videoVendor, IMAGE_TO_VIDEO_ROUTE),
-    headers,
-    auth: { type: "bearer" },
-    body: { type: "multipart", parts },
-    warnings: []
-  });
+  return out;
 }
-function timestampToDate(parts) {
-  const [y, mo, d, h = 0, mi = 0, s = 0, ns = 0] = parts;
-  if (y === void 0 || mo === void 0 || d === void 0)
-    return void 0;
-  const date2 = new Date(Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(ns / 1e6)));
-  return Number.isNaN(date2.getTime()) ? void 0 : date2;
-}
-var envelopeSchema = looseObject({ status: unknown(), result: unknown(), message: unknown() });
-function parseImageToVideoResponse(raw, ctx = {}) {
-  const context = { ...ctx, operation: OPERATION2 };
-  const json = readJson(raw, context);
-  const envelope = envelopeSchema.safeParse(json);
-  if (envelope.success && (envelope.data.status !== ENVELOPE_OK.status || envelope.data.result !== ENVELOPE_OK.result)) {
-    const { status, result, message } = envelope.data;
-    if (status !== void 0 || result !== void 0) {
-      throw new RefusedError({
-        operation: OPERATION2,
-        status: raw.status,
+var imageToVideo = defineOperation({
+  name: "image-to-video",
+  title: "Image to Video",
+  kind: "video",
+  summary: "create a video task from an image and a prompt",
+  description: `Uploads the image with the prompt and settings (generation 1.6, standard quality, a 10-second clip). The gateway answers with the task it created (status ${TASK_CREATED} = just created); the video is made later.`,
+  route: [{ setting: "videoVendor" }, "m2v_16_img2video_10s"],
+  auth: "bearer",
+  body: "multipart",
+  images: {
+    field: "input_image",
+    many: false,
+    encoding: "multipart",
+    description: "the source image (PNG, JPEG, GIF, WebP, BMP, TIFF, AVIF, HEIC)"
+  },
+  fields: {
+    prompt: field.text({ description: "what should happen in the video", long: true }),
+    negative_prompt: field.text({ description: "what must not appear in the video" }),
+    cfg: field.number({
+      label: "CFG",
+      description: "guidance strength: how closely the video follows the prompt (0.5 is typical)",
+      example: "0.5",
+      suggested: 0.5
+    }),
+    aspect_ratio: field.text({
+      description: "the shape of the video (the gateway does not list its allowed values)",
+      format: {
+        pattern: /^[1-9]\d*:[1-9]\d*$/,
+        rule: "<width>:<height> with positive integers, such as 1:1 or 16:9"
+      },
+      example: "16:9"
+    })
+  },
+  answer: {
+    useful: looseObject({
+      status: custom((v) => okEnvelope(v, ENVELOPE_OK.status), { error: `must be ${ENVELOPE_OK.status}` }),
+      result: custom((v) => okEnvelope(v, ENVELOPE_OK.result), { error: `must be ${ENVELOPE_OK.result}` }),
+      data: looseObject({ task: looseObject({ id: taskIdSchema }) })
+    }),
+    listed,
+    refusal(json) {
+      const { status, result, message } = json;
+      if (status === void 0 && result === void 0)
+        return void 0;
+      if (okEnvelope(status, ENVELOPE_OK.status) && okEnvelope(result, ENVELOPE_OK.result))
+        return void 0;
+      return {
         gatewayCode: typeof status === "number" ? status : typeof result === "number" ? result : void 0,
-        gatewayMessage: typeof message === "string" && message ? message : `envelope status ${String(status)}, result ${String(result)}`
-      });
-    }
-  }
-  const response = conform(json, imageToVideoResponseSchema, raw, context);
-  const task = response.data.task;
-  return {
-    operation: OPERATION2,
-    taskId: task.id,
-    status: task.status,
-    taskType: task.type,
-    message: response.message,
-    createdAt: new Date(Number(task.createTime)),
-    timestamp: timestampToDate(response.timestamp),
-    quota: {
-      limit: Number(response.data.limitation.limit),
-      remaining: Number(response.data.limitation.remaining),
-      type: response.data.limitation.type
+        gatewayMessage: text(message) || `envelope status ${String(status)}, result ${String(result)}`
+      };
     },
-    arguments: Object.fromEntries(task.taskInfo.arguments.map((a) => [a.name, a.value])),
-    response
-  };
-}
-
-// ../core/dist/operations/text-to-video.js
-var text_to_video_exports = {};
-__export(text_to_video_exports, {
-  COMPLETED_STATUSES: () => COMPLETED_STATUSES,
-  OPERATION: () => OPERATION3,
-  SHORT_PROMPT_WORDS: () => SHORT_PROMPT_WORDS,
-  TEXT_TO_VIDEO_RANGES: () => TEXT_TO_VIDEO_RANGES,
-  buildTextToVideoRequest: () => buildTextToVideoRequest,
-  parseTextToVideoResponse: () => parseTextToVideoResponse,
-  textToVideoRequestSchema: () => textToVideoRequestSchema,
-  textToVideoResponseSchema: () => textToVideoResponseSchema
-});
-var OPERATION3 = "text-to-video";
-var SHORT_PROMPT_WORDS = 5;
-var TEXT_TO_VIDEO_RANGES = {
-  num_inference_steps: { min: 1, max: 50 },
-  guidance_scale: { min: 2, max: 10 }
-};
-var { num_inference_steps: STEPS, guidance_scale: GUIDANCE } = TEXT_TO_VIDEO_RANGES;
-var textToVideoRequestSchema = strictObject({
-  prompt: string2({ error: "is required: a non-empty text (a detailed description works best)" }).refine((s) => s.trim().length > 0, {
-    error: "is empty; give a non-empty text (a detailed description works best)"
-  }),
-  negative_prompt: string2({ error: "must be a text" }).optional(),
-  num_inference_steps: number2({ error: `must be an integer from ${STEPS.min} to ${STEPS.max}` }).refine((n) => Number.isInteger(n) && n >= STEPS.min && n <= STEPS.max, {
-    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: an integer from ${STEPS.min} to ${STEPS.max}`
-  }).optional(),
-  guidance_scale: number2({ error: `must be a number from ${GUIDANCE.min} to ${GUIDANCE.max}` }).refine((n) => Number.isFinite(n) && n >= GUIDANCE.min && n <= GUIDANCE.max, {
-    error: (issue3) => `${show(issue3.input)} is not allowed; allowed: a number from ${GUIDANCE.min} to ${GUIDANCE.max}`
-  }).optional(),
-  seed: exactInteger("an integer").optional()
-});
-var textToVideoResponseSchema = looseObject({
-  video: looseObject({
-    url: string2(),
-    content_type: string2(),
-    file_size: wireInteger
-  }),
-  seed: exactInteger("an integer"),
-  status: string2(),
-  request_id: string2()
-});
-var COMPLETED_STATUSES = /* @__PURE__ */ new Set(["COMPLETED"]);
-function buildTextToVideoRequest(config2, input2) {
-  const { model, ...fields } = input2 ?? {};
-  const segmentIssues = [];
-  const modelSegment = model ?? config2.textVideoModel;
-  if (model !== void 0)
-    checkSegment("model", model, segmentIssues);
-  const body = validate2(textToVideoRequestSchema, fields, OPERATION3, segmentIssues);
-  const warnings = [];
-  const words = body.prompt.trim().split(/\s+/).length;
-  if (words < SHORT_PROMPT_WORDS) {
-    warnings.push(`prompt has ${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail`);
-  }
-  const wire = { ...body, ...body.seed === void 0 ? {} : { seed: rawInteger(body.seed) } };
-  const headers = { "content-type": "application/json", accept: "application/json" };
-  if (config2.apiKey)
-    headers.authorization = `Bearer ${config2.apiKey}`;
-  return describeRequest({
-    operation: OPERATION3,
-    method: "POST",
-    url: joinUrl(config2, config2.servicePrefix, "submit", modelSegment),
-    headers,
-    auth: { type: "bearer" },
-    body: { type: "json", contentType: "application/json", text: JSON.stringify(wire) },
-    warnings
-  });
-}
-function parseTextToVideoResponse(raw, ctx = {}) {
-  const context = { ...ctx, operation: OPERATION3 };
-  const response = conform(readJson(raw, context), textToVideoResponseSchema, raw, context);
-  if (!COMPLETED_STATUSES.has(response.status)) {
-    throw new RefusedError({
-      operation: OPERATION3,
-      status: raw.status,
-      gatewayCode: response.status,
-      gatewayMessage: `the gateway answered status "${response.status}", not COMPLETED`,
-      requestId: response.request_id
-    });
-  }
-  return {
-    operation: OPERATION3,
-    status: response.status,
-    videoUrl: response.video.url,
-    contentType: response.video.content_type,
-    fileSize: Number(response.video.file_size),
-    seed: response.seed,
-    requestId: response.request_id || requestIdOf(raw.headers) || "",
-    response
-  };
-}
-
-// ../core/dist/transport/download.js
-import { createWriteStream } from "node:fs";
-import { mkdir as mkdir2, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { dirname } from "node:path";
-import { pipeline } from "node:stream/promises";
-
-// ../core/dist/transport/undici-parts.js
-var import_api_request = __toESM(require_api_request(), 1);
-var import_agent = __toESM(require_agent(), 1);
-var import_redirect = __toESM(require_redirect(), 1);
-var Agent = import_agent.default;
-var redirect = import_redirect.default;
-function request(dispatcher, url, options) {
-  const { origin, pathname, search } = new URL(url);
-  return import_api_request.default.call(dispatcher, { ...options, origin, path: `${pathname}${search}` });
-}
-
-// ../core/dist/transport/download.js
-async function downloadFile(url, path6, options) {
-  const timeoutMs = options.timeoutMs ?? 6e5;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const dispatcher = options.dispatcher.compose(redirect({ maxRedirections: 5 }));
-  const partial2 = `${path6}.part`;
-  try {
-    const response = await request(dispatcher, url, { method: "GET", signal });
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      await response.body.dump();
-      throw new GatewayError({
-        status: response.statusCode,
-        gatewayMessage: `download of ${url} failed`,
-        hint: "The file may have expired or moved; run the operation again to get a fresh URL."
-      });
+    read(json) {
+      const task = at(json, "data", "task");
+      const limitation = at(json, "data", "limitation");
+      const created = smallInteger(at(task, "createTime"));
+      return {
+        taskId: idText(at(task, "id")) ?? "",
+        status: smallInteger(at(task, "status")),
+        taskType: text(at(task, "type")),
+        message: text(json.message),
+        createdAt: created === void 0 ? void 0 : new Date(created),
+        timestamp: timestampToDate(json.timestamp),
+        quota: limitation && typeof limitation === "object" ? {
+          limit: integer2(at(limitation, "limit")),
+          remaining: integer2(at(limitation, "remaining")),
+          type: text(at(limitation, "type"))
+        } : void 0,
+        arguments: argumentsOf(at(task, "taskInfo", "arguments"))
+      };
     }
-    await mkdir2(dirname(path6), { recursive: true });
-    let bytes = 0;
-    response.body.on("data", (chunk) => {
-      bytes += chunk.length;
-    });
-    await pipeline(response.body, createWriteStream(partial2));
-    await rename2(partial2, path6);
-    const type = response.headers["content-type"];
-    return { path: path6, bytes, contentType: Array.isArray(type) ? type[0] : type };
-  } catch (error3) {
-    await rm2(partial2, { force: true });
-    if (error3 instanceof GatewayError)
-      throw error3;
-    if (deadline.aborted)
-      throw new TimeoutError({ phase: "total", timeoutMs, cause: error3 });
-    throw new ConnectionError(`could not download ${url}: ${error3?.message ?? String(error3)}`, {
-      code: error3?.code,
-      cause: error3
-    });
-  }
-}
+  },
+  outputs: [
+    { name: "taskId", description: "the created task id, every digit exact", value: (r) => r.taskId },
+    { name: "status", description: "the task status code (5 = just created)", value: (r) => r.status }
+  ],
+  describe: (r) => [
+    `image-to-video: task ${r.taskId} created (status ${r.status ?? "not given"})`,
+    ...r.quota ? [`  quota: ${r.quota.remaining ?? "?"} of ${r.quota.limit ?? "?"} left (${r.quota.type ?? "kind not given"})`] : []
+  ]
+});
 
-// ../core/dist/transport/sources.js
-import { open as open3, stat as stat2 } from "node:fs/promises";
-import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
-function replayable(sources) {
-  return sources.every((s) => s.handle.kind !== "stream");
-}
-async function fromPath(path6, name) {
-  const info2 = await stat2(path6);
-  if (!info2.isFile())
-    throw new Error("is not a regular file");
-  const file = await open3(path6, "r");
-  try {
-    const head = new Uint8Array(Math.min(SNIFF_BYTES, info2.size));
-    await file.read(head, 0, head.length, 0);
-    return { size: info2.size, head, name: name ?? basename(path6), handle: { kind: "path", path: path6 } };
-  } finally {
-    await file.close();
-  }
-}
-async function fromBlob(blob, name) {
-  const head = new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer());
-  const fileName = name ?? (blob.name || void 0);
-  return { size: blob.size, head, name: fileName, handle: { kind: "blob", blob } };
-}
-async function fromStream(stream, size, name) {
-  if (!Number.isSafeInteger(size) || size < 0)
-    throw new Error("a stream needs its size in bytes (for Content-Length)");
-  const rest = (async function* () {
-    for await (const chunk of stream)
-      yield chunk;
-  })();
-  const chunks = [];
-  let have = 0;
-  while (have < Math.min(SNIFF_BYTES, size)) {
-    const next = await rest.next();
-    if (next.done)
-      break;
-    chunks.push(next.value);
-    have += next.value.byteLength;
-  }
-  const head = Buffer.concat(chunks);
-  return { size, head: head.subarray(0, SNIFF_BYTES), name, handle: { kind: "stream", head, rest, used: false } };
-}
-function describeError(error3) {
-  const code = error3?.code;
-  if (code === "ENOENT")
-    return "no such file";
-  if (code === "EACCES")
-    return "permission denied";
-  if (code === "EISDIR")
-    return "is a directory";
-  return error3?.message ?? String(error3);
-}
-async function openImage(input2, field, issues) {
-  try {
-    if (typeof input2 === "string")
-      return await fromPath(input2);
-    if (input2 instanceof URL)
-      return await fromPath(fileURLToPath(input2));
-    if (input2 instanceof Uint8Array) {
-      return { size: input2.byteLength, head: input2.subarray(0, SNIFF_BYTES), handle: { kind: "bytes", bytes: input2 } };
-    }
-    if (input2 instanceof Blob)
-      return await fromBlob(input2);
-    if (input2 && typeof input2 === "object") {
-      if ("path" in input2) {
-        const path6 = input2.path instanceof URL ? fileURLToPath(input2.path) : input2.path;
-        return await fromPath(path6, input2.name);
-      }
-      if ("data" in input2) {
-        if (input2.data instanceof Blob)
-          return await fromBlob(input2.data, input2.name);
-        if (input2.data instanceof Uint8Array) {
-          return {
-            size: input2.data.byteLength,
-            head: input2.data.subarray(0, SNIFF_BYTES),
-            name: input2.name,
-            handle: { kind: "bytes", bytes: input2.data }
-          };
-        }
-      }
-      if ("stream" in input2)
-        return await fromStream(input2.stream, input2.size, input2.name);
-    }
-    issues.push({ field, message: "must be a file path, bytes, a Blob, or { stream, size }" });
-  } catch (error3) {
-    const where = typeof input2 === "string" ? ` ${input2}` : "";
-    issues.push({ field, message: `cannot read${where}: ${describeError(error3)}` });
+// ../core/dist/headers.js
+function header(headers, name) {
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  if (value !== void 0)
+    return Array.isArray(value) ? value[0] : value;
+  for (const [key, v] of Object.entries(headers)) {
+    if (key.toLowerCase() === name.toLowerCase())
+      return Array.isArray(v) ? v[0] : v;
   }
   return void 0;
 }
-async function openImages(inputs, operation) {
-  const issues = [];
-  const out = {};
-  await Promise.all(Object.entries(inputs).map(async ([field, input2]) => {
-    out[field] = input2 === void 0 ? void 0 : await openImage(input2, field, issues);
-  }));
-  if (issues.length > 0)
-    throw new ValidationError(issues, operation);
-  return out;
+
+// ../core/dist/retry.js
+var DEFAULT_RETRY = Object.freeze({ retries: 2, maxDelayMs: 6e4, baseDelayMs: 500 });
+var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 503]);
+var NOT_SENT_CODES = /* @__PURE__ */ new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT"
+]);
+var RETRYABLE_CONNECT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT"]);
+var HTTP_DATE = /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+function parseRetryAfter(value, now = Date.now()) {
+  const v = value?.trim();
+  if (!v)
+    return void 0;
+  if (/^\d+(?:\.\d+)?$/.test(v))
+    return Math.round(Number(v) * 1e3);
+  if (!HTTP_DATE.test(v))
+    return void 0;
+  const date2 = Date.parse(v);
+  return Number.isNaN(date2) ? void 0 : Math.max(0, date2 - now);
+}
+function retryDelay(attempt, retryAfterMs, policy = DEFAULT_RETRY, random = Math.random) {
+  if (attempt >= policy.retries)
+    return void 0;
+  if (retryAfterMs !== void 0) {
+    if (retryAfterMs > policy.maxDelayMs)
+      return void 0;
+    return Math.round(retryAfterMs + random() * Math.min(1e3, retryAfterMs * 0.1 + 100));
+  }
+  const base = Math.min(policy.baseDelayMs * 2 ** attempt, 8e3, policy.maxDelayMs);
+  return Math.round(base * (1 - random() * 0.25));
+}
+function decideRetry(outcome, attempt, ctx = {}) {
+  if (ctx.replayable === false)
+    return { retry: false };
+  let retryAfterMs;
+  if (outcome.kind === "answer") {
+    if (!RETRYABLE_STATUSES.has(outcome.status))
+      return { retry: false };
+    retryAfterMs = parseRetryAfter(header(outcome.headers, "retry-after"), ctx.now);
+  } else if (outcome.code === void 0 || !RETRYABLE_CONNECT_CODES.has(outcome.code))
+    return { retry: false };
+  const delayMs = retryDelay(attempt, retryAfterMs, ctx.policy ?? DEFAULT_RETRY, ctx.random);
+  return delayMs === void 0 ? { retry: false } : { retry: true, delayMs };
+}
+function noAnswer(operation, url, code2, cause) {
+  const host = new URL(url).host;
+  const sent = code2 === void 0 || !NOT_SENT_CODES.has(code2);
+  const why = code2 ? ` (${code2})` : "";
+  const message = sent ? `${operation}: the connection to the gateway at ${host} broke after the request was sent, before an answer${why}` : `${operation}: could not reach the gateway at ${host}${why}; nothing was sent`;
+  return new ConnectionError(message, { operation, code: code2, sent, cause });
+}
+
+// ../core/dist/response.js
+var EXCERPT_CHARS = 300;
+var decoder = new TextDecoder("utf-8", { fatal: true });
+function bodyText(body) {
+  if (typeof body === "string")
+    return body;
+  try {
+    return decoder.decode(body);
+  } catch {
+    return void 0;
+  }
+}
+function quoted(text2, secrets = []) {
+  return plainText(scrub(text2, secrets)).replace(/\s+/g, " ").trim();
+}
+function excerpt(text2, secrets = []) {
+  let t = text2;
+  if (/^\s*<(!doctype|html|head|body)/i.test(t)) {
+    t = t.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ");
+  }
+  t = quoted(t, secrets);
+  if (!t)
+    return void 0;
+  return t.length > EXCERPT_CHARS ? `${t.slice(0, EXCERPT_CHARS)}...` : t;
+}
+function asRecord(value) {
+  return value && typeof value === "object" && !Array.isArray(value) ? value : void 0;
+}
+function firstString(...values) {
+  for (const v of values)
+    if (typeof v === "string" && v.trim())
+      return v.trim();
+  return void 0;
+}
+function describeErrorBody(json) {
+  const body = asRecord(json);
+  if (!body)
+    return {};
+  const error3 = asRecord(body.error);
+  const code2 = body.code ?? error3?.code ?? body.error_code;
+  return {
+    gatewayMessage: firstString(body.message, error3?.message, typeof body.error === "string" ? body.error : void 0, body.description, body.detail, body.msg),
+    gatewayCode: typeof code2 === "number" ? code2 : typeof code2 === "string" ? code2 : void 0,
+    requestId: firstString(body.request_id, body.requestId)
+  };
+}
+function requestIdOf(headers) {
+  return header(headers, "x-request-id") ?? header(headers, "request-id") ?? header(headers, "x-amzn-requestid");
+}
+function httpError(raw, ctx) {
+  const text2 = bodyText(raw.body) ?? "";
+  let json;
+  try {
+    json = text2 ? parseJsonExact(text2) : void 0;
+  } catch {
+    json = void 0;
+  }
+  const found = describeErrorBody(json);
+  const secrets = ctx.secrets ?? [];
+  const clean = (value) => value === void 0 ? void 0 : quoted(value, secrets) || void 0;
+  const code2 = found.gatewayCode;
+  const init = {
+    operation: ctx.operation,
+    status: raw.status,
+    gatewayMessage: clean(found.gatewayMessage),
+    gatewayCode: typeof code2 === "string" ? clean(code2) : code2,
+    requestId: clean(requestIdOf(raw.headers) ?? found.requestId),
+    bodyExcerpt: excerpt(text2, secrets)
+  };
+  const s = raw.status;
+  if (s === 401)
+    return new AuthenticationError(init);
+  if (s === 403)
+    return new PermissionDeniedError(init);
+  if (s === 404)
+    return new NotFoundError(init);
+  if (s === 429) {
+    return new RateLimitError({ ...init, retryAfterMs: parseRetryAfter(header(raw.headers, "retry-after"), ctx.now) });
+  }
+  if (s >= 500)
+    return new ServerError(init);
+  return new GatewayError(init);
+}
+var ID_KEY = /^(?:id|task_?id|result|request_?id)$/i;
+var ID_VALUE = /^[\w.:-]{4,100}$/;
+var ID_IN_TEXT = /"(?:id|task_?id|taskId|result|request_?id|requestId)"\s*:\s*"?([\w.:-]{4,100})/gi;
+function idsIn(json, text2) {
+  const ids = /* @__PURE__ */ new Set();
+  let budget = 500;
+  const visit = (value, depth) => {
+    if (ids.size >= 3 || budget-- <= 0 || depth > 8 || !value || typeof value !== "object")
+      return;
+    for (const [key, v] of Object.entries(value)) {
+      const id = typeof v === "string" || typeof v === "number" ? String(v) : void 0;
+      if (id !== void 0 && ID_KEY.test(key) && ID_VALUE.test(id))
+        ids.add(id);
+      else
+        visit(v, depth + 1);
+    }
+  };
+  visit(json, 0);
+  if (json === void 0 && text2) {
+    for (const m of text2.matchAll(ID_IN_TEXT))
+      if (m[1] && ids.size < 3)
+        ids.add(m[1]);
+  }
+  return [...ids];
+}
+function invalidAnswer(raw, ctx, problems, json, cause) {
+  const text2 = bodyText(raw.body);
+  return new InvalidResponseError({
+    operation: ctx.operation,
+    status: raw.status,
+    problems: problems.map((p) => quoted(p, ctx.secrets)),
+    bodyExcerpt: text2 === void 0 ? void 0 : excerpt(text2, ctx.secrets),
+    possibleTaskIds: idsIn(json, text2).map((id) => quoted(id, ctx.secrets)),
+    cause
+  });
+}
+function readJson(raw, ctx) {
+  if (raw.status < 200 || raw.status > 299)
+    throw httpError(raw, ctx);
+  const text2 = bodyText(raw.body);
+  if (text2 === void 0)
+    throw invalidAnswer(raw, ctx, ["the body is not valid UTF-8"]);
+  if (text2.trim() === "")
+    throw invalidAnswer(raw, ctx, ["the body is empty"]);
+  try {
+    return parseJsonExact(text2);
+  } catch (cause) {
+    const cut = /end of (json )?input|unterminated/i.test(String(cause?.message));
+    throw invalidAnswer(raw, ctx, [cut ? "the body is cut short (incomplete JSON)" : "the body is not JSON"], void 0, cause);
+  }
+}
+
+// ../core/dist/operations/text-to-video.js
+var SHORT_PROMPT_WORDS = 5;
+var COMPLETED_STATUSES = /* @__PURE__ */ new Set(["COMPLETED"]);
+function shortPrompt(prompt) {
+  const words = prompt.trim().split(/\s+/).length;
+  return words < SHORT_PROMPT_WORDS ? `${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail` : void 0;
+}
+var textToVideo = defineOperation({
+  name: "text-to-video",
+  title: "Text to Video",
+  kind: "video",
+  summary: "make a video from a text prompt and get (or download) it",
+  description: "Sends the prompt and settings and waits until the gateway answers with the finished video: its URL, type, size, the seed used and the request id. A detailed prompt works best.",
+  route: [{ setting: "servicePrefix" }, "submit", { setting: "textVideoModel" }],
+  auth: "bearer",
+  body: "json",
+  images: void 0,
+  fields: {
+    prompt: field.text({
+      required: true,
+      nonEmpty: true,
+      long: true,
+      description: "a detailed description of the video; short prompts give poor results",
+      warn: shortPrompt
+    }),
+    negative_prompt: field.text({ description: "what must not appear in the video" }),
+    num_inference_steps: field.integer({
+      min: 1,
+      max: 50,
+      label: "Number of Inference Steps",
+      description: "more steps: more detail, slower",
+      suggested: 25
+    }),
+    guidance_scale: field.number({
+      min: 2,
+      max: 10,
+      description: "how closely the video follows the prompt",
+      suggested: 5
+    }),
+    seed: field.digits({
+      description: "the random seed; the same seed and settings repeat a result",
+      example: "196619188014358660"
+    }),
+    model: field.segment({
+      setting: "textVideoModel",
+      description: "the model path segment for this call, instead of the text video model setting",
+      example: "text_video_model"
+    })
+  },
+  answer: {
+    useful: looseObject({ video: looseObject({ url: string2().min(1) }) }),
+    listed: looseObject({
+      video: looseObject({ url: string2(), content_type: string2(), file_size: wireInteger }),
+      seed: wireInteger,
+      status: string2(),
+      request_id: string2()
+    }),
+    refusal(json) {
+      const status = json.status;
+      if (status === void 0 || typeof status === "string" && COMPLETED_STATUSES.has(status))
+        return void 0;
+      return {
+        gatewayCode: typeof status === "string" || typeof status === "number" ? status : void 0,
+        gatewayMessage: text(json.error) ?? text(json.message) ?? `the gateway answered status ${JSON.stringify(status)}, not COMPLETED`,
+        requestId: text(json.request_id)
+      };
+    },
+    read(json, ctx) {
+      return {
+        status: text(json.status),
+        videoUrl: String(at(json, "video", "url")),
+        contentType: text(at(json, "video", "content_type")),
+        fileSize: integer2(at(json, "video", "file_size")),
+        seed: idText(json.seed),
+        requestId: text(json.request_id) || requestIdOf(ctx.raw.headers)
+      };
+    }
+  },
+  outputs: [
+    { name: "status", description: "the completion state (COMPLETED)", value: (r) => r.status },
+    { name: "videoUrl", description: "the URL of the video", value: (r) => r.videoUrl },
+    { name: "videoContentType", description: "the media type of the video", value: (r) => r.contentType },
+    { name: "videoFileSize", description: "the size of the video in bytes, every digit exact", value: (r) => r.fileSize },
+    { name: "seed", description: "the seed used, every digit exact", value: (r) => r.seed },
+    { name: "requestId", description: "the gateway's request id", value: (r) => r.requestId }
+  ],
+  describe: (r) => [
+    `text-to-video: ${r.status ?? "finished (no status given)"}`,
+    `  video: ${r.videoUrl} (${r.contentType ?? "type not given"}, ${r.fileSize ?? "?"} bytes)`,
+    ...r.seed === void 0 ? [] : [`  seed: ${r.seed}`],
+    ...r.requestId === void 0 ? [] : [`  request id: ${r.requestId}`]
+  ],
+  file: (r) => ({ url: r.videoUrl, size: r.fileSize, contentType: r.contentType, kind: "video", name: "video.mp4" })
+});
+
+// ../core/dist/parse.js
+var LISTED = 10;
+function valueAt(value, path6) {
+  let v = value;
+  for (const key of path6) {
+    if (v === null || typeof v !== "object")
+      return void 0;
+    v = v[key];
+  }
+  return v;
+}
+function problemsOf(error3, json) {
+  const missing = [];
+  const wrong = [];
+  for (const issue3 of error3.issues) {
+    const at2 = issue3.path.length === 0 ? "the answer" : fieldPath(issue3.path);
+    if (valueAt(json, issue3.path) === void 0)
+      missing.push(at2);
+    else
+      wrong.push(`${at2}: ${issue3.message}`);
+  }
+  return { missing, wrong };
+}
+function answerWarnings(error3, json) {
+  const { missing, wrong } = problemsOf(error3, json);
+  const warnings = wrong.map((w) => `the answer's ${w} (kept as sent)`);
+  if (missing.length > 0) {
+    const named = missing.slice(0, LISTED).join(", ");
+    const more = missing.length > LISTED ? ` and ${missing.length - LISTED} more` : "";
+    warnings.unshift(`the answer lacks ${named}${more}, which the spec lists; the result does without`);
+  }
+  return warnings;
+}
+function parseAnswer(op, raw, options) {
+  const ctx = { operation: op.name, secrets: options.secrets, now: options.now };
+  const secrets = options.secrets ?? [];
+  const decoded = readJson(raw, ctx);
+  let json;
+  try {
+    json = scrubDeep(decoded, secrets);
+  } catch (error3) {
+    throw invalidAnswer(raw, ctx, [`the answer is ${error3.message}`]);
+  }
+  const warnings = [...options.warnings ?? []];
+  const answerCtx = {
+    config: options.config,
+    raw,
+    warn: (message) => warnings.push(quoted(message, secrets))
+  };
+  const record2 = json && typeof json === "object" && !Array.isArray(json) ? json : void 0;
+  const refusal = record2 ? op.answer.refusal?.(record2, answerCtx) : void 0;
+  if (refusal) {
+    const clean = (text2) => text2 === void 0 ? void 0 : quoted(text2, secrets);
+    throw new RefusedError({
+      ...refusal,
+      operation: op.name,
+      status: raw.status,
+      gatewayMessage: clean(refusal.gatewayMessage),
+      gatewayCode: typeof refusal.gatewayCode === "string" ? clean(refusal.gatewayCode) : refusal.gatewayCode,
+      requestId: clean(refusal.requestId)
+    });
+  }
+  const listed2 = op.answer.listed.safeParse(json);
+  if (!listed2.success) {
+    const useful = op.answer.useful.safeParse(json);
+    if (!useful.success) {
+      const { missing, wrong } = problemsOf(useful.error, json);
+      throw invalidAnswer(raw, ctx, [...missing.map((m) => `${m} is missing`), ...wrong], json);
+    }
+    warnings.push(...answerWarnings(listed2.error, json).map((w) => quoted(w, secrets)));
+  }
+  const result = op.answer.read(record2, answerCtx);
+  return { ...result, operation: op.name, warnings, response: record2 };
+}
+
+// ../core/dist/download-limit.js
+var DEFAULT_MAX_DOWNLOAD_BYTES = 2 * 1024 ** 3;
+var SLACK_BYTES = 1024 * 1024;
+function downloadLimit(announced, maxBytes = DEFAULT_MAX_DOWNLOAD_BYTES) {
+  const size = typeof announced === "string" && /^\d+$/.test(announced) ? Number(announced) : announced;
+  if (typeof size === "number" && Number.isFinite(size) && size >= 0) {
+    if (size > maxBytes) {
+      throw new Error(`the file is announced as ${size} bytes, above the ${maxBytes}-byte download limit`);
+    }
+    const capped = Math.min(maxBytes, Math.ceil(size + Math.max(SLACK_BYTES, size / 100)));
+    return { maxBytes: capped, announced: size, reason: `the announced ${size} bytes plus slack` };
+  }
+  return { maxBytes, announced: void 0, reason: "the download limit" };
+}
+
+// ../core/dist/transport/output.js
+import { randomBytes } from "node:crypto";
+import { link, lstat as lstat2, mkdir as mkdir2, open as open3, rename as rename2, rm as rm2, rmdir as rmdir2, stat as stat2 } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+function kindOf(info2) {
+  if (info2.isDirectory())
+    return "a directory";
+  if (info2.isCharacterDevice())
+    return "a character device";
+  if (info2.isBlockDevice())
+    return "a block device";
+  if (info2.isFIFO())
+    return "a FIFO (named pipe)";
+  if (info2.isSocket())
+    return "a socket";
+  return "not a regular file";
+}
+var reasonOf = (error3) => {
+  const e = error3;
+  const words = {
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    EROFS: "read-only file system",
+    ENOSPC: "no space left on device",
+    EDQUOT: "disk quota exceeded",
+    ENOTDIR: "a part of the path is not a directory",
+    EEXIST: "it already exists"
+  };
+  return e?.code ? `${words[e.code] ?? e.message} (${e.code})` : String(error3?.message ?? error3);
+};
+var LocalWriteError = class extends Error {
+  error;
+  code;
+  constructor(error3) {
+    super(reasonOf(error3));
+    this.error = error3;
+    this.code = error3?.code;
+  }
+};
+var OutputFile = class _OutputFile {
+  /** The absolute target path. */
+  path;
+  #temp;
+  #handle;
+  #overwrite;
+  /** Folders reserve() created, deepest last: removed again (if still empty) when discarded. */
+  #createdDirs;
+  #done = false;
+  constructor(path6, temp, handle, overwrite, createdDirs) {
+    this.path = path6;
+    this.#temp = temp;
+    this.#handle = handle;
+    this.#overwrite = overwrite;
+    this.#createdDirs = createdDirs;
+  }
+  /** Checks and reserves `path`; throws a ValidationError (field `output`) naming the problem. */
+  static async reserve(path6, options = {}) {
+    const name = options.names?.path ?? "output";
+    const refuse = (message) => new ValidationError([{ field: name, message }]);
+    const target = resolve(path6);
+    const overwrite = options.overwrite === true;
+    await checkTarget(target, overwrite, options.names?.overwrite ?? "overwrite", refuse);
+    const dir = dirname(target);
+    const createdDirs = [];
+    try {
+      const first = await mkdir2(dir, { recursive: true });
+      for (let d = dir; first && d.length >= first.length; d = dirname(d))
+        createdDirs.unshift(d);
+    } catch (error3) {
+      throw refuse(`cannot create the folder ${dir}: ${reasonOf(error3)}`);
+    }
+    const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.part`);
+    try {
+      const handle = await open3(temp, "wx", 420);
+      return new _OutputFile(target, temp, handle, overwrite, createdDirs);
+    } catch (error3) {
+      await removeDirs(createdDirs);
+      throw refuse(`cannot write in ${dir}: ${reasonOf(error3)}`);
+    }
+  }
+  /** Writes the chunks in order into the temporary file; stops with `tooMuch()` past `maxBytes`. */
+  async write(chunks, maxBytes, tooMuch) {
+    let bytes = 0;
+    for await (const chunk of chunks) {
+      bytes += chunk.byteLength;
+      if (bytes > maxBytes)
+        throw tooMuch(bytes);
+      await this.#handle.write(chunk).catch((error3) => {
+        throw new LocalWriteError(error3);
+      });
+    }
+    return bytes;
+  }
+  /** Moves the finished file into place: never over anything unless overwrite was allowed, never over a non-file. */
+  async commit() {
+    await this.#handle.close();
+    this.#done = true;
+    const existing = await lstat2(this.path).catch(() => void 0);
+    if (existing && (this.#overwrite ? !await isFileOrLinkToFile(this.path) : true)) {
+      await rm2(this.#temp, { force: true });
+      throw Object.assign(new Error(`${this.path} appeared while downloading (${kindOf(existing)})`), { code: "EEXIST" });
+    }
+    if (this.#overwrite)
+      await rename2(this.#temp, this.path);
+    else {
+      await link(this.#temp, this.path).catch(async (error3) => {
+        if (error3.code === "EEXIST")
+          throw error3;
+        await rename2(this.#temp, this.path);
+      });
+      await rm2(this.#temp, { force: true });
+    }
+  }
+  /** Removes the temporary file and the folders reserve() created. Never throws. */
+  async discard() {
+    if (!this.#done)
+      await this.#handle.close().catch(() => void 0);
+    this.#done = true;
+    await rm2(this.#temp, { force: true }).catch(() => void 0);
+    await removeDirs(this.#createdDirs);
+  }
+};
+async function isFileOrLinkToFile(path6) {
+  const info2 = await stat2(path6).catch(() => void 0);
+  return info2?.isFile() === true;
+}
+async function checkTarget(target, overwrite, overwriteName, refuse) {
+  const info2 = await lstat2(target).catch((error3) => {
+    if (error3.code === "ENOENT" || error3.code === "ENOTDIR")
+      return void 0;
+    throw refuse(`${target} cannot be checked: ${reasonOf(error3)}`);
+  });
+  if (!info2)
+    return;
+  const followed = info2.isSymbolicLink() ? await stat2(target).catch(() => void 0) : info2;
+  if (!followed)
+    throw refuse(`${target} is a symbolic link to nothing; give a file path`);
+  if (followed.isDirectory())
+    throw refuse(`${target} is a directory; give a file path inside it, such as ${join(target, "video.mp4")}`);
+  if (!followed.isFile())
+    throw refuse(`${target} is ${kindOf(followed)}, not a regular file; it is never replaced`);
+  if (!overwrite)
+    throw refuse(`${target} already exists; choose another path, or set ${overwriteName} to replace it`);
+}
+async function removeDirs(dirs) {
+  for (const dir of [...dirs].reverse())
+    await rmdir2(dir).catch(() => void 0);
 }
 
 // ../core/dist/transport/undici.js
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 import { Readable } from "node:stream";
 
 // ../core/dist/transport/body.js
@@ -24649,6 +25055,129 @@ function bodyStream(segments, options = {}) {
   return { length, stream: generate() };
 }
 
+// ../core/dist/transport/sources.js
+import { open as open4, stat as stat3 } from "node:fs/promises";
+import { basename as basename2 } from "node:path";
+import { fileURLToPath } from "node:url";
+function imagesOf(request2) {
+  const b = request2.body;
+  if (b.type === "multipart")
+    return b.parts.flatMap((p) => "image" in p ? [p.image] : []);
+  if (b.type === "json-segments") {
+    return b.segments.flatMap((s) => typeof s === "string" ? [] : [s.image]);
+  }
+  return [];
+}
+function replayable(sources) {
+  return sources.every((s) => s.handle.kind !== "stream");
+}
+async function fromPath(path6, name) {
+  const info2 = await stat3(path6);
+  if (!info2.isFile())
+    throw new Error("is not a regular file");
+  const file = await open4(path6, "r");
+  try {
+    const head = new Uint8Array(Math.min(SNIFF_BYTES, info2.size));
+    await file.read(head, 0, head.length, 0);
+    return { size: info2.size, head, name: name ?? basename2(path6), handle: { kind: "path", path: path6 } };
+  } finally {
+    await file.close();
+  }
+}
+async function fromBlob(blob, name) {
+  const head = new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer());
+  const fileName = name ?? (blob.name || void 0);
+  return { size: blob.size, head, name: fileName, handle: { kind: "blob", blob } };
+}
+async function fromStream(stream, size, name) {
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new Error("a stream needs its size in bytes (for Content-Length)");
+  const rest = (async function* () {
+    for await (const chunk of stream)
+      yield chunk;
+  })();
+  const chunks = [];
+  let have = 0;
+  while (have < Math.min(SNIFF_BYTES, size)) {
+    const next = await rest.next();
+    if (next.done)
+      break;
+    chunks.push(next.value);
+    have += next.value.byteLength;
+  }
+  const head = Buffer.concat(chunks);
+  return { size, head: head.subarray(0, SNIFF_BYTES), name, handle: { kind: "stream", head, rest, used: false } };
+}
+function describeError(error3) {
+  const code2 = error3?.code;
+  if (code2 === "ENOENT")
+    return "no such file";
+  if (code2 === "EACCES")
+    return "permission denied";
+  if (code2 === "EISDIR")
+    return "is a directory";
+  return error3?.message ?? String(error3);
+}
+async function openImage(input2, field2, issues) {
+  try {
+    if (typeof input2 === "string")
+      return await fromPath(input2);
+    if (input2 instanceof URL)
+      return await fromPath(fileURLToPath(input2));
+    if (input2 instanceof Uint8Array) {
+      return { size: input2.byteLength, head: input2.subarray(0, SNIFF_BYTES), handle: { kind: "bytes", bytes: input2 } };
+    }
+    if (input2 instanceof Blob)
+      return await fromBlob(input2);
+    if (input2 && typeof input2 === "object") {
+      if ("path" in input2) {
+        const path6 = input2.path instanceof URL ? fileURLToPath(input2.path) : input2.path;
+        return await fromPath(path6, input2.name);
+      }
+      if ("data" in input2) {
+        if (input2.data instanceof Blob)
+          return await fromBlob(input2.data, input2.name);
+        if (input2.data instanceof Uint8Array) {
+          return {
+            size: input2.data.byteLength,
+            head: input2.data.subarray(0, SNIFF_BYTES),
+            name: input2.name,
+            handle: { kind: "bytes", bytes: input2.data }
+          };
+        }
+      }
+      if ("stream" in input2)
+        return await fromStream(input2.stream, input2.size, input2.name);
+    }
+    issues.push({ field: field2, message: "must be a file path, bytes, a Blob, or { stream, size }" });
+  } catch (error3) {
+    const where = typeof input2 === "string" ? ` ${input2}` : "";
+    issues.push({ field: field2, message: `cannot read${where}: ${describeError(error3)}` });
+  }
+  return void 0;
+}
+async function openImages(inputs, operation) {
+  const issues = [];
+  const out = {};
+  await Promise.all(Object.entries(inputs).map(async ([field2, input2]) => {
+    out[field2] = input2 === void 0 ? void 0 : await openImage(input2, field2, issues);
+  }));
+  if (issues.length > 0)
+    throw new ValidationError(issues, operation);
+  return out;
+}
+
+// ../core/dist/transport/undici-parts.js
+var import_api_request = __toESM(require_api_request(), 1);
+var import_agent = __toESM(require_agent(), 1);
+var import_redirect = __toESM(require_redirect(), 1);
+var Agent = import_agent.default;
+var redirect = import_redirect.default;
+function request(dispatcher, url, options) {
+  const { origin, pathname, search } = new URL(url);
+  return import_api_request.default.call(dispatcher, { ...options, origin, path: `${pathname}${search}` });
+}
+
 // ../core/dist/transport/undici.js
 var DEFAULT_TIMEOUTS = Object.freeze({
   connectMs: 1e4,
@@ -24656,27 +25185,31 @@ var DEFAULT_TIMEOUTS = Object.freeze({
   bodyMs: 6e4,
   totalMs: 9e5
 });
+var MAX_TIMEOUT_MS = 2 ** 31 - 1;
 var PHASE_BY_CODE = {
   UND_ERR_CONNECT_TIMEOUT: "connect",
   UND_ERR_HEADERS_TIMEOUT: "headers",
   UND_ERR_BODY_TIMEOUT: "body"
 };
-var Retryable = class extends Error {
-  error;
-  retryAfterMs;
-  constructor(error3, retryAfterMs) {
-    super(error3.message);
-    this.error = error3;
-    this.retryAfterMs = retryAfterMs;
+function checkTimeouts(timeouts) {
+  const issues = [];
+  for (const [key, ms] of Object.entries(timeouts)) {
+    if (ms === void 0)
+      continue;
+    if (!(typeof ms === "number" && ms > 0 && ms <= MAX_TIMEOUT_MS)) {
+      issues.push({ field: `timeouts.${key}`, message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)` });
+    }
   }
-};
+  if (issues.length > 0)
+    throw new ValidationError(issues);
+}
 function sleep(ms, signal) {
-  return new Promise((resolve2, reject) => {
+  return new Promise((resolve3, reject) => {
     if (signal.aborted)
       return reject(signal.reason);
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
-      resolve2();
+      resolve3();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
@@ -24685,6 +25218,19 @@ function sleep(ms, signal) {
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
+function discard(body) {
+  body.on("error", () => void 0);
+  body.destroy();
+}
+function errorCode(error3) {
+  let e = error3;
+  for (let depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === "string")
+      return e.code;
+    e = e.cause;
+  }
+  return void 0;
+}
 var UndiciTransport = class {
   #dispatcher;
   #ownsDispatcher;
@@ -24692,13 +25238,12 @@ var UndiciTransport = class {
   #retry;
   #maxResponseBytes;
   #userAgent;
-  #secrets;
   constructor(options = {}) {
+    checkTimeouts(options.timeouts ?? {});
     this.#timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#maxResponseBytes = options.maxResponseBytes ?? 16 * 1024 * 1024;
     this.#userAgent = options.userAgent ?? "mediagw";
-    this.#secrets = options.secrets ?? [];
     this.#ownsDispatcher = !options.dispatcher;
     this.#dispatcher = options.dispatcher ?? new Agent({
       connect: { timeout: this.#timeouts.connectMs },
@@ -24710,32 +25255,54 @@ var UndiciTransport = class {
   get timeouts() {
     return this.#timeouts;
   }
-  /** Sends a described request, retrying where the policy allows; returns the raw answer. */
+  /** Sends a described request, retrying where the core's decision allows; returns the raw answer. */
   async send(request2, options = {}) {
     const totalMs = options.timeoutMs ?? this.#timeouts.totalMs;
+    checkTimeouts({ totalMs });
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error("total timeout")), totalMs);
     timer.unref?.();
     const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
     const canReplay = replayable(imagesOf(request2));
     const op = request2.operation;
-    const fail = (error3) => this.#mapError(error3, op, signal, deadline.signal, options.signal, totalMs);
+    const fail2 = (error3) => {
+      if (error3 instanceof MediaGatewayError)
+        return error3;
+      if (options.signal?.aborted)
+        return new AbortedError({ operation: op, cause: options.signal.reason });
+      if (deadline.signal.aborted)
+        return new TimeoutError({ operation: op, phase: "total", timeoutMs: totalMs });
+      const code2 = errorCode(error3);
+      const phase = code2 ? PHASE_BY_CODE[code2] : void 0;
+      if (phase) {
+        const timeoutMs = this.#timeouts[`${phase}Ms`];
+        return new TimeoutError({ operation: op, phase, timeoutMs, cause: error3 });
+      }
+      return noAnswer(op, request2.url, code2, error3);
+    };
     try {
       for (let attempt = 0; ; attempt++) {
+        let raw;
+        let failure2;
+        let outcome;
         try {
-          return await this.#attempt(request2, signal, options);
+          raw = await this.#attempt(request2, signal, options);
+          outcome = { kind: "answer", status: raw.status, headers: raw.headers };
         } catch (error3) {
-          const mapped = fail(error3);
-          if (!(mapped instanceof Retryable))
-            throw mapped;
-          const delay = canReplay ? retryDelay(attempt, mapped.retryAfterMs, this.#retry) : void 0;
-          if (delay === void 0)
-            throw mapped.error;
-          options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: mapped.error.message });
-          await sleep(delay, signal).catch(() => {
-            throw fail(signal.reason);
-          });
+          failure2 = fail2(error3);
+          outcome = { kind: "no-answer", code: signal.aborted ? void 0 : errorCode(error3) };
         }
+        const decision = decideRetry(outcome, attempt, { policy: this.#retry, replayable: canReplay });
+        if (!decision.retry) {
+          if (failure2)
+            throw failure2;
+          return raw;
+        }
+        const reason = failure2?.message ?? `HTTP ${raw?.status}`;
+        options.onRetry?.({ attempt: attempt + 1, delayMs: decision.delayMs, reason });
+        await sleep(decision.delayMs, signal).catch(() => {
+          throw fail2(signal.reason);
+        });
       }
     } finally {
       clearTimeout(timer);
@@ -24745,18 +25312,16 @@ var UndiciTransport = class {
     const headers = { "user-agent": this.#userAgent, ...request2.headers };
     let body;
     const b = request2.body;
-    if (b.type === "json") {
+    if (b.type === "json")
       body = b.text;
-      headers["content-type"] = b.contentType;
-    } else {
-      let segments = b.type === "json-segments" ? b.segments : void 0;
+    else {
+      let segments = b.type === "json-segments" ? b.segments : [];
       if (b.type === "multipart") {
-        const boundary = `mediagw-${randomBytes(12).toString("hex")}`;
+        const boundary = `mediagw-${randomBytes2(12).toString("hex")}`;
         segments = encodeMultipart(b.parts, boundary);
         headers["content-type"] = `multipart/form-data; boundary=${boundary}`;
-      } else
-        headers["content-type"] = b.contentType;
-      const stream = bodyStream(segments ?? [], { onProgress: options.onUploadProgress });
+      }
+      const stream = bodyStream(segments, { onProgress: options.onUploadProgress });
       headers["content-length"] = String(stream.length);
       body = Readable.from(stream.stream, { objectMode: false, highWaterMark: 256 * 1024 });
     }
@@ -24769,12 +25334,7 @@ var UndiciTransport = class {
       bodyTimeout: this.#timeouts.bodyMs
     });
     const answer = await this.#readBody(response, request2.operation, signal);
-    const raw = { status: response.statusCode, headers: response.headers, body: answer };
-    if (RETRYABLE_STATUSES.has(raw.status)) {
-      const error3 = httpError(raw, { operation: request2.operation, secrets: this.#secrets });
-      throw new Retryable(error3, parseRetryAfter(header(raw.headers, "retry-after")));
-    }
-    return raw;
+    return { status: response.statusCode, headers: response.headers, body: answer };
   }
   /** The whole answer, within the size cap; a break-off mid-body is an unreadable answer. */
   async #readBody(response, operation, signal) {
@@ -24788,7 +25348,7 @@ var UndiciTransport = class {
     try {
       if (Number.isSafeInteger(declared)) {
         if (declared > this.#maxResponseBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw tooLarge();
         }
         return await response.body.bytes();
@@ -24797,14 +25357,15 @@ var UndiciTransport = class {
       for await (const chunk of response.body) {
         size += chunk.length;
         if (size > this.#maxResponseBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw tooLarge();
         }
         chunks.push(chunk);
       }
       return Buffer.concat(chunks);
     } catch (error3) {
-      if (error3 instanceof MediaGatewayError || signal.aborted || isTimeout(error3))
+      const code2 = errorCode(error3);
+      if (error3 instanceof MediaGatewayError || signal.aborted || code2 && code2 in PHASE_BY_CODE)
         throw error3;
       const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
       throw new InvalidResponseError({
@@ -24815,24 +25376,6 @@ var UndiciTransport = class {
       });
     }
   }
-  #mapError(error3, operation, signal, deadline, userSignal, totalMs) {
-    if (error3 instanceof Retryable || error3 instanceof MediaGatewayError)
-      return error3;
-    if (userSignal?.aborted)
-      return new AbortedError({ operation, cause: userSignal.reason });
-    if (deadline.aborted && signal.aborted)
-      return new TimeoutError({ operation, phase: "total", timeoutMs: totalMs });
-    const code = errorCode(error3);
-    const phase = code ? PHASE_BY_CODE[code] : void 0;
-    if (phase) {
-      const timeoutMs = this.#timeouts[`${phase}Ms`];
-      const timeout = new TimeoutError({ operation, phase, timeoutMs, cause: error3 });
-      return phase === "connect" ? new Retryable(timeout, void 0) : timeout;
-    }
-    const message = `could not reach the gateway (${code ?? "network error"}): ${error3?.message ?? String(error3)}`;
-    const connection = new ConnectionError(message, { operation, code, cause: error3 });
-    return code && RETRYABLE_CONNECT_CODES.has(code) ? new Retryable(connection, void 0) : connection;
-  }
   async close() {
     if (this.#ownsDispatcher)
       await this.#dispatcher.close();
@@ -24842,27 +25385,62 @@ var UndiciTransport = class {
     return this.#dispatcher;
   }
 };
-function imagesOf(request2) {
-  const b = request2.body;
-  if (b.type === "multipart")
-    return b.parts.flatMap((p) => "image" in p ? [p.image] : []);
-  if (b.type === "json-segments") {
-    return b.segments.flatMap((s) => typeof s === "string" ? [] : [s.image]);
+
+// ../core/dist/transport/download.js
+var CapExceeded = class extends Error {
+};
+async function downloadFile(url, output, options) {
+  const timeoutMs = options.timeoutMs ?? 6e5;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const fail2 = (reason, extra = {}) => new DownloadError({ operation: options.operation, url: plainText(url), path: output.path, reason, ...extra });
+  let limit;
+  try {
+    limit = downloadLimit(options.expectedBytes, options.maxBytes);
+  } catch (error3) {
+    await output.discard();
+    throw fail2(`${error3.message}; nothing was fetched`);
   }
-  return [];
-}
-function errorCode(error3) {
-  let e = error3;
-  for (let depth = 0; e && depth < 4; depth++) {
-    if (typeof e.code === "string")
-      return e.code;
-    e = e.cause;
+  try {
+    const dispatcher = options.dispatcher.compose(redirect({ maxRedirections: 5 }));
+    const response = await request(dispatcher, url, { method: "GET", signal });
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      await response.body.dump().catch(() => void 0);
+      throw fail2(`HTTP ${response.statusCode} from the file host`, {
+        status: response.statusCode,
+        hint: "The file may have expired or moved; run the operation again for a fresh URL if it is gone."
+      });
+    }
+    const declared = Number(response.headers["content-length"]);
+    if (Number.isSafeInteger(declared) && declared > limit.maxBytes) {
+      discard(response.body);
+      throw fail2(`the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason}); nothing was saved`);
+    }
+    const bytes = await output.write(response.body, limit.maxBytes, (n) => {
+      discard(response.body);
+      return new CapExceeded(`more than ${limit.maxBytes} bytes arrived (${limit.reason}); stopped at ${n}, nothing was saved`);
+    });
+    await output.commit().catch((error3) => {
+      throw fail2(reasonOf(error3), { local: true, code: errorCode(error3), cause: error3 });
+    });
+    const type = response.headers["content-type"];
+    return { path: output.path, bytes, contentType: Array.isArray(type) ? type[0] : type };
+  } catch (error3) {
+    await output.discard();
+    if (error3 instanceof DownloadError)
+      throw error3;
+    if (error3 instanceof CapExceeded)
+      throw fail2(error3.message);
+    if (error3 instanceof LocalWriteError) {
+      throw fail2(error3.message, { local: true, code: error3.code, cause: error3.error });
+    }
+    const code2 = errorCode(error3);
+    if (deadline.aborted)
+      throw fail2(`timed out after ${timeoutMs} ms`, { cause: error3 });
+    if (options.signal?.aborted)
+      throw fail2("aborted by the caller", { cause: error3 });
+    throw fail2(`the connection to the file host failed${code2 ? ` (${code2})` : ""}`, { code: code2, cause: error3 });
   }
-  return void 0;
-}
-function isTimeout(error3) {
-  const code = errorCode(error3);
-  return code !== void 0 && code in PHASE_BY_CODE;
 }
 
 // ../core/dist/client.js
@@ -24870,11 +25448,13 @@ var INSPECT3 = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");
 var MediaGatewayClient = class {
   #config;
   #transport;
+  #maxDownloadBytes;
   constructor(config2) {
     this.#config = resolveConfig(config2);
     if (!this.#config.apiKey)
-      throw new ValidationError([{ field: "api-key", message: "is required" }]);
+      throw new ValidationError([{ field: "apiKey", message: "is required" }]);
     this.#transport = new UndiciTransport({ ...config2, secrets: [config2.apiKey] });
+    this.#maxDownloadBytes = config2.maxDownloadBytes;
   }
   /** Base URL and routes in force (never the key). */
   get settings() {
@@ -24885,58 +25465,58 @@ var MediaGatewayClient = class {
     const { videoVendor, servicePrefix, textVideoModel, imageRelaxPrefix, secretHeader } = this.#config;
     return { videoVendor, servicePrefix, textVideoModel, imageRelaxPrefix, secretHeader };
   }
-  async imageToVideo(input2, options = {}) {
-    const { input_image, ...fields } = input2 ?? {};
-    const images = await openImages({ [IMAGE_FIELD]: input_image }, "image-to-video");
-    const request2 = buildImageToVideoRequest(this.#config, {
-      ...fields,
-      input_image: images[IMAGE_FIELD]
-    });
+  /** Runs any operation: images opened (checked before sending), the request built, sent, the answer parsed. */
+  async run(op, input2, options = {}) {
+    const given = { ...input2 ?? {} };
+    const spec = op.images;
+    if (spec && given[spec.field] !== void 0) {
+      const raw2 = given[spec.field];
+      const list = spec.many ? Array.isArray(raw2) ? raw2 : [] : [raw2];
+      const ready = (item) => spec.encoding === "data-uri" && typeof item === "string" && item.startsWith("data:");
+      const entries = {};
+      list.forEach((item, i) => {
+        if (!ready(item))
+          entries[spec.many ? `${spec.field}[${i}]` : spec.field] = item;
+      });
+      const opened = await openImages(entries, op.name);
+      const images = list.map((item, i) => ready(item) ? item : opened[spec.many ? `${spec.field}[${i}]` : spec.field]);
+      given[spec.field] = spec.many ? Array.isArray(raw2) ? images : raw2 : images[0];
+    }
+    const request2 = buildRequest(op, this.#config, given);
     const raw = await this.#transport.send(request2, options);
-    return { ...parseImageToVideoResponse(raw, this.#parseContext()), warnings: request2.warnings };
+    return parseAnswer(op, raw, { config: this.#config, secrets: [this.#config.apiKey], warnings: request2.warnings });
   }
-  async textToVideo(input2, options = {}) {
-    const request2 = buildTextToVideoRequest(this.#config, input2);
-    const raw = await this.#transport.send(request2, options);
-    return { ...parseTextToVideoResponse(raw, this.#parseContext()), warnings: request2.warnings };
+  imageToVideo(input2, options) {
+    return this.run(imageToVideo, input2, options);
   }
-  async blend(input2, options = {}) {
-    const { base64Array, ...rest } = input2 ?? {};
-    const list = Array.isArray(base64Array) ? base64Array : [];
-    const entries = {};
-    list.forEach((item, i) => {
-      if (!(typeof item === "string" && item.startsWith("data:")))
-        entries[`${IMAGES_FIELD}[${i}]`] = item;
-    });
-    const opened = await openImages(entries, "blend");
-    const images = list.map((item, i) => typeof item === "string" && item.startsWith("data:") ? item : opened[`${IMAGES_FIELD}[${i}]`]);
-    const request2 = buildBlendRequest(this.#config, { ...rest, base64Array: Array.isArray(base64Array) ? images : [] });
-    const raw = await this.#transport.send(request2, options);
-    const result = parseBlendResponse(raw, {
-      ...this.#parseContext(),
-      acceptedCodes: options.acceptedCodes ?? this.#config.acceptedBlendCodes
-    });
-    const warnings = [...request2.warnings];
-    if (result.taskId === void 0)
-      warnings.push("the gateway accepted the blend but sent no task id (result)");
-    return { ...result, warnings };
+  textToVideo(input2, options) {
+    return this.run(textToVideo, input2, options);
   }
-  /** Sends an already built request (from the pure builders) and returns the raw answer. */
+  blend(input2, options) {
+    return this.run(blend, input2, options);
+  }
+  /** Sends an already built request (from `buildRequest`) and returns the raw answer. */
   send(request2, options = {}) {
     return this.#transport.send(request2, options);
   }
-  /** Streams a produced file (video, image) to `path`. Sends no credentials. */
-  download(url, path6, options = {}) {
-    return downloadFile(url, path6, { dispatcher: this.#transport.dispatcher, ...options });
+  /**
+   * Streams a produced file (video, image) to a path (checked and reserved first: never over a
+   * device, a directory, or an existing file unless `overwrite`) or into an OutputFile reserved
+   * earlier. Capped; sends no credentials.
+   */
+  async download(url, target, options = {}) {
+    const output = typeof target === "string" ? await OutputFile.reserve(target, { overwrite: options.overwrite }) : target;
+    return downloadFile(url, output, {
+      dispatcher: this.#transport.dispatcher,
+      maxBytes: this.#maxDownloadBytes,
+      ...options
+    });
   }
   async close() {
     await this.#transport.close();
   }
   async [Symbol.asyncDispose]() {
     await this.close();
-  }
-  #parseContext() {
-    return { secrets: [this.#config.apiKey] };
   }
   [INSPECT3]() {
     return `MediaGatewayClient { baseUrl: '${this.#config.baseUrl}' }`;
@@ -24946,8 +25526,274 @@ function createClient(config2) {
   return new MediaGatewayClient(config2);
 }
 
+// ../core/dist/registry.js
+var OPERATIONS = [imageToVideo, textToVideo, blend];
+function findOperation(name, operations = OPERATIONS) {
+  return operations.find((op) => op.name === name);
+}
+function summaryOf(op, result) {
+  return op.describe(result).map(plainText);
+}
+function outputsOf(op, result) {
+  const out = {};
+  for (const output of op.outputs) {
+    const value = output.value(result);
+    if (value !== void 0)
+      out[output.name] = value;
+  }
+  return out;
+}
+
+// ../core/dist/wire.js
+function fieldsFromText(op, texts) {
+  const values = {};
+  const issues = [];
+  for (const [name, text2] of Object.entries(texts)) {
+    const spec = op.fields[name];
+    if (!spec) {
+      values[name] = text2;
+      continue;
+    }
+    const read = fromText(spec, text2);
+    if ("value" in read)
+      values[name] = read.value;
+    else
+      issues.push({ field: name, message: read.message });
+  }
+  return { values, issues };
+}
+
+// src/clean.ts
+function secretsOf(apiKey) {
+  const forms = [apiKey, encodeURIComponent(apiKey), ...apiKey.split(/[\r\n]+/)];
+  return [...new Set(forms.filter((s) => s.trim().length >= 4))].sort((a, b) => b.length - a.length);
+}
+function cleaner(secrets) {
+  return {
+    line: (text2) => plainText(scrub(text2, secrets)),
+    value: (text2) => scrub(text2, secrets),
+    json: (value) => scrubDeep(value, secrets)
+  };
+}
+function redactUserInfo(text2) {
+  return text2.replace(/^(\s*[a-z][a-z0-9+.-]*:\/*)[^/?#\s]*@/i, `$1${REDACTED}@`);
+}
+
+// src/size.ts
+var UNITS = {
+  gib: 1024 ** 3,
+  mib: 1024 ** 2,
+  kib: 1024,
+  gb: 1e9,
+  mb: 1e6,
+  kb: 1e3,
+  b: 1,
+  "": 1
+};
+var SIZE_RULE = "a positive size in bytes, or with a unit (KiB, MiB, GiB, KB, MB, GB)";
+function parseSize(text2) {
+  const match3 = /^(\d+)\s*([a-z]*)$/i.exec(text2.trim());
+  const unit = match3 ? UNITS[(match3[2] ?? "").toLowerCase()] : void 0;
+  const bytes = match3 && unit ? Number(match3[1]) * unit : Number.NaN;
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : void 0;
+}
+function formatSize(bytes) {
+  for (const unit of ["GiB", "MiB", "KiB"]) {
+    const size = UNITS[unit.toLowerCase()];
+    if (bytes % size === 0) return `${bytes / size}${unit}`;
+  }
+  return String(bytes);
+}
+
+// src/contract.ts
+var MAX_TIMEOUT_SECONDS = Math.floor(MAX_TIMEOUT_MS / 1e3);
+var PATH_POLICY_INPUT = "allow-paths-outside-workspace";
+var DOWNLOAD = { path: "download-path", overwrite: "overwrite", maxSize: "download-max-size" };
+var names = (ops) => ops.map((op) => op.name).join(", ");
+function grouped(entries) {
+  const byText = /* @__PURE__ */ new Map();
+  for (const [op, text2] of entries) byText.set(text2, [...byText.get(text2) ?? [], op]);
+  return [...byText].map(([text2, ops]) => `${names(ops)}${text2}`).join(" ");
+}
+function fieldInputs(ops) {
+  const uses = /* @__PURE__ */ new Map();
+  for (const op of ops) {
+    for (const [wire, spec] of Object.entries(op.fields)) {
+      const name = kebabCase(wire);
+      const line = `${spec.required ? " (required)" : ""}: ${spec.description}. Allowed: ${ruleOf(spec)}.`;
+      uses.set(name, [...uses.get(name) ?? [], [op, line]]);
+    }
+  }
+  return [...uses].map(([name, entries]) => ({
+    name,
+    role: "field",
+    description: grouped(entries),
+    operations: entries.map(([op]) => op.name)
+  }));
+}
+function imageInputs(ops) {
+  const how = {
+    image: "A path relative to the workspace.",
+    images: "Paths or globs relative to the workspace, one per line, in this order (each glob sorted by path); a line starting with ! leaves matches out."
+  };
+  return ["image", "images"].flatMap((name) => {
+    const using = ops.filter((op) => op.images && op.images.many === (name === "images"));
+    if (using.length === 0) return [];
+    const entries = using.map((op) => [op, ` (required): ${op.images?.description}.`]);
+    return [
+      { name, role: "images", description: `${grouped(entries)} ${how[name]}`, operations: using.map((op) => op.name) }
+    ];
+  });
+}
+function fileInputs(ops) {
+  const using = ops.filter((op) => op.file);
+  if (using.length === 0) return [];
+  const operations = using.map((op) => op.name);
+  const kinds = [...new Set(using.map((op) => op.kind))].join(" or ");
+  const only = `${names(using)}, with ${DOWNLOAD.path}`;
+  return [
+    {
+      name: DOWNLOAD.path,
+      role: "file",
+      operations,
+      description: `${names(using)}: save the ${kinds} at this path, relative to the workspace, and set downloaded-path. Checked before anything is sent: never a directory, a device or a FIFO; an existing file only with overwrite.`
+    },
+    {
+      name: DOWNLOAD.overwrite,
+      role: "file",
+      operations,
+      description: `${only}: true to replace an existing file there (default false).`
+    },
+    {
+      name: DOWNLOAD.maxSize,
+      role: "file",
+      operations,
+      description: `${only}: the most the download may bring, in bytes or with a unit (500MiB, 2GiB); default ${formatSize(DEFAULT_MAX_DOWNLOAD_BYTES)}. A size the answer announces caps it at that plus slack.`
+    }
+  ];
+}
+var routeText = (op) => op.route.map((s) => typeof s === "string" ? s : `{${DEFAULT_ROUTES[s.setting]}}`).join("/");
+function usesSetting(op, key) {
+  return key === "secretHeader" ? op.auth === "secret-header" : routeSettings(op.route).includes(key);
+}
+function routeInputs(ops) {
+  return Object.keys(DEFAULT_ROUTES).flatMap((key) => {
+    const using = ops.filter((op) => usesSetting(op, key));
+    if (using.length === 0) return [];
+    const what = key === "secretHeader" ? "the name of the header that carries the key" : `the {${DEFAULT_ROUTES[key]}} segment of its path: ${using.map(routeText).join("; ")}`;
+    return [
+      {
+        name: kebabCase(key),
+        role: "route",
+        operations: using.map((op) => op.name),
+        description: `Route setting of ${names(using)}: ${what}. Default: ${DEFAULT_ROUTES[key]}.`
+      }
+    ];
+  });
+}
+function actionInputs(ops) {
+  const choices = ops.map((op) => ` ${op.name}: ${op.summary}.`).join("");
+  const inputs = [
+    { name: "operation", role: "shared", required: true, description: `What to do.${choices}` },
+    {
+      name: "base-url",
+      role: "shared",
+      required: true,
+      description: "The gateway's base address, such as https://gateway.example.com (a path prefix is kept)."
+    },
+    {
+      name: "api-key",
+      role: "shared",
+      required: true,
+      description: "The gateway API key. Pass it from a secret (secrets.MEDIAGW_API_KEY), never as plain text."
+    },
+    ...imageInputs(ops),
+    ...fieldInputs(ops),
+    ...fileInputs(ops),
+    ...routeInputs(ops),
+    {
+      name: "timeout-seconds",
+      role: "shared",
+      default: String(DEFAULT_TIMEOUTS.totalMs / 1e3),
+      description: `Longest wait for the call (retries included) and for a download, in seconds; at most ${MAX_TIMEOUT_SECONDS} (~24.8 days).`
+    },
+    {
+      name: "retries",
+      role: "shared",
+      default: String(DEFAULT_RETRY.retries),
+      description: "Attempts after the first, made only where the gateway cannot have acted (connection refused, 429, 503)."
+    },
+    {
+      name: PATH_POLICY_INPUT,
+      role: "shared",
+      default: "false",
+      description: "true to read images and save downloads outside GITHUB_WORKSPACE and RUNNER_TEMP. By default such paths (../ or absolute ones, or symbolic links that lead out) are refused."
+    }
+  ];
+  const seen = /* @__PURE__ */ new Map();
+  for (const input2 of inputs) {
+    const role = seen.get(input2.name);
+    if (role) throw new Error(`the input ${input2.name} is claimed twice (${role} and ${input2.role}); rename a field`);
+    seen.set(input2.name, input2.role);
+  }
+  return inputs;
+}
+function inputsOf(op, inputs) {
+  return inputs.filter((i) => !i.operations || i.operations.includes(op.name));
+}
+
 // src/inputs.ts
-import { isAbsolute, relative, resolve } from "node:path";
+var InputError = class extends Error {
+  constructor(issues) {
+    super(issues.map((i) => `${i.input}: ${i.message}`).join("; "));
+    this.issues = issues;
+  }
+  issues;
+};
+function input(name) {
+  const value = getInput(name);
+  return value === "" ? void 0 : value;
+}
+var quoted2 = (text2) => JSON.stringify(text2.length > 80 ? `${text2.slice(0, 80)}...` : text2);
+function readSeconds(name, max, issues) {
+  const text2 = input(name);
+  if (text2 === void 0) return void 0;
+  const seconds = /^\d+(\.\d+)?$/.test(text2) ? Number(text2) : Number.NaN;
+  if (seconds > 0 && seconds <= max) return seconds;
+  issues.push({
+    input: name,
+    message: `${quoted2(text2)} is not allowed; allowed: a positive number of seconds, at most ${max}`
+  });
+  return void 0;
+}
+function readCount(name, issues) {
+  const text2 = input(name);
+  if (text2 === void 0) return void 0;
+  const count = Number(text2);
+  if (/^\d+$/.test(text2) && Number.isSafeInteger(count)) return count;
+  issues.push({ input: name, message: `${quoted2(text2)} is not allowed; allowed: a whole number from 0` });
+  return void 0;
+}
+function readBoolean(name, issues) {
+  const text2 = input(name);
+  if (text2 === void 0) return void 0;
+  if (["true", "True", "TRUE"].includes(text2)) return true;
+  if (["false", "False", "FALSE"].includes(text2)) return false;
+  issues.push({ input: name, message: `${quoted2(text2)} is not allowed; allowed: true or false` });
+  return void 0;
+}
+function readSize(name, issues) {
+  const text2 = input(name);
+  if (text2 === void 0) return void 0;
+  const bytes = parseSize(text2);
+  if (bytes !== void 0) return bytes;
+  issues.push({ input: name, message: `${quoted2(text2)} is not allowed; allowed: ${SIZE_RULE}` });
+  return void 0;
+}
+
+// src/paths.ts
+import { realpath } from "node:fs/promises";
+import { basename as basename5, dirname as dirname4, isAbsolute, join as join3, relative, resolve as resolve2, sep as sep5 } from "node:path";
 
 // ../../node_modules/@actions/glob/lib/internal-globber.js
 import * as fs3 from "fs";
@@ -25144,7 +25990,7 @@ import * as path4 from "path";
 import assert4 from "assert";
 
 // ../../node_modules/balanced-match/dist/esm/index.js
-var range = (a, b, str) => {
+var range2 = (a, b, str) => {
   let begs, beg, left, right = void 0, result;
   let ai = str.indexOf(a);
   let bi = str.indexOf(b, ai + 1);
@@ -25220,7 +26066,7 @@ function balancedWithBudget(str, masked, budget) {
   if (budget.remaining < 0) {
     return void 0;
   }
-  const r = range("{", "}", masked);
+  const r = range2("{", "}", masked);
   const unmatched = r !== void 0 && masked.indexOf("{") < r[0];
   budget.remaining -= r && !unmatched ? r[1] + 1 : str.length;
   if (!r || budget.remaining < 0) {
@@ -25236,21 +26082,21 @@ function balancedWithBudget(str, masked, budget) {
 }
 function maskUnmatchedOpens(masked, budget) {
   budget.remaining -= masked.length;
-  const open4 = [];
+  const open5 = [];
   for (let i = 0; i < masked.length; i++) {
     const c = masked.charCodeAt(i);
     if (c === 123) {
-      open4.push(i);
-    } else if (c === 125 && open4.length) {
-      open4.pop();
+      open5.push(i);
+    } else if (c === 125 && open5.length) {
+      open5.pop();
     }
   }
   let out = "";
   let last = 0;
-  for (let i = 0; i < open4.length; i++) {
-    const at = open4[i];
-    out += masked.slice(last, at) + "\0";
-    last = at + 1;
+  for (let i = 0; i < open5.length; i++) {
+    const at2 = open5[i];
+    out += masked.slice(last, at2) + "\0";
+    last = at2 + 1;
   }
   return out + masked.slice(last);
 }
@@ -27032,10 +27878,10 @@ var Minimatch = class {
       }
       return filtered.join("/");
     }).join("|");
-    const [open4, close] = set.length > 1 ? ["(?:", ")"] : ["", ""];
-    re = "^" + open4 + re + close + "$";
+    const [open5, close] = set.length > 1 ? ["(?:", ")"] : ["", ""];
+    re = "^" + open5 + re + close + "$";
     if (this.partial) {
-      re = "^(?:\\/|" + open4 + re.slice(1, -1) + close + ")$";
+      re = "^(?:\\/|" + open5 + re.slice(1, -1) + close + ")$";
     }
     if (this.negate)
       re = "^(?!" + re + ").+$";
@@ -27127,8 +27973,8 @@ var Path = class {
         let remaining = itemPath;
         let dir = dirname3(remaining);
         while (dir !== remaining) {
-          const basename4 = path3.basename(remaining);
-          this.segments.unshift(basename4);
+          const basename6 = path3.basename(remaining);
+          this.segments.unshift(basename6);
           remaining = dir;
           dir = dirname3(remaining);
         }
@@ -27340,11 +28186,11 @@ var SearchState = class {
 // ../../node_modules/@actions/glob/lib/internal-globber.js
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve2) {
-      resolve2(value);
+    return value instanceof P ? value : new P(function(resolve3) {
+      resolve3(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve2, reject) {
+  return new (P || (P = Promise))(function(resolve3, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -27360,7 +28206,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -27373,14 +28219,14 @@ var __asyncValues = function(o) {
   }, i);
   function verb(n) {
     i[n] = o[n] && function(v) {
-      return new Promise(function(resolve2, reject) {
-        v = o[n](v), settle2(resolve2, reject, v.done, v.value);
+      return new Promise(function(resolve3, reject) {
+        v = o[n](v), settle2(resolve3, reject, v.done, v.value);
       });
     };
   }
-  function settle2(resolve2, reject, d, v) {
+  function settle2(resolve3, reject, d, v) {
     Promise.resolve(v).then(function(v2) {
-      resolve2({ value: v2, done: d });
+      resolve3({ value: v2, done: d });
     }, reject);
   }
 };
@@ -27577,11 +28423,11 @@ var DefaultGlobber = class _DefaultGlobber {
 // ../../node_modules/@actions/glob/lib/glob.js
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve2) {
-      resolve2(value);
+    return value instanceof P ? value : new P(function(resolve3) {
+      resolve3(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve2, reject) {
+  return new (P || (P = Promise))(function(resolve3, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -27597,7 +28443,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve2(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -27608,47 +28454,43 @@ function create(patterns, options) {
   });
 }
 
-// src/inputs.ts
-function kebab(name) {
-  return name.replace(/_/g, "-").replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
-}
-var InputError = class extends Error {
-  constructor(issues) {
-    super(issues.map((i) => `${i.input}: ${i.message}`).join("; "));
-    this.issues = issues;
-  }
-  issues;
-};
-function input(name) {
-  const value = getInput(name);
-  return value === "" ? void 0 : value;
-}
-function coerce(field, text) {
-  if (field.safeParse(text).success) return text;
-  const number3 = Number(text);
-  return text.trim() !== "" && Number.isFinite(number3) ? number3 : text;
-}
-function readFields(schema, extra = []) {
-  const fields = {};
-  for (const [key, field] of Object.entries(schema.shape)) {
-    const text = input(kebab(key));
-    if (text !== void 0) fields[key] = coerce(field, text);
-  }
-  for (const key of extra) {
-    const text = input(kebab(key));
-    if (text !== void 0) fields[key] = text;
-  }
-  return fields;
-}
+// src/paths.ts
 function workspace() {
   return process.env.GITHUB_WORKSPACE || process.cwd();
 }
-function shown(path6) {
-  const rel = relative(workspace(), path6);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path6;
-}
 function resolvePath(path6) {
-  return resolve(workspace(), path6);
+  return resolve2(workspace(), path6);
+}
+var isWithin = (root, path6) => {
+  const rel = relative(root, path6);
+  return rel === "" || rel !== ".." && !rel.startsWith(`..${sep5}`) && !isAbsolute(rel);
+};
+function shown(path6) {
+  return isWithin(workspace(), path6) ? relative(workspace(), path6) || "." : path6;
+}
+async function realLocation(path6) {
+  try {
+    return await realpath(path6);
+  } catch {
+    const parent = dirname4(path6);
+    return parent === path6 ? path6 : join3(await realLocation(parent), basename5(path6));
+  }
+}
+async function pathPolicy(allowOutside) {
+  if (allowOutside) return { roots: [] };
+  const places = [workspace(), process.env.RUNNER_TEMP].filter((p) => Boolean(p));
+  return { roots: await Promise.all(places.map(realLocation)) };
+}
+async function checkPlace(policy, path6, name, issues) {
+  if (policy.roots.length === 0) return true;
+  const real = await realLocation(path6);
+  if (policy.roots.some((root) => isWithin(root, real))) return true;
+  const via = real === path6 ? "" : ` (it leads to ${real})`;
+  issues.push({
+    input: name,
+    message: `${path6}${via} is outside the workspace and RUNNER_TEMP; give a path inside them, or set ${PATH_POLICY_INPUT}: true`
+  });
+  return false;
 }
 async function resolveGlobs(name, lines, issues) {
   const anchored = (line) => line.startsWith("!") ? `!${resolvePath(line.slice(1).trim())}` : resolvePath(line);
@@ -27665,7 +28507,7 @@ async function resolveGlobs(name, lines, issues) {
     if (matches.length === 0) {
       issues.push({
         input: name,
-        message: `"${line}" matches no file in the workspace (${workspace()}); allowed: paths or globs relative to it, one per line`
+        message: `${JSON.stringify(line)} matches no file in the workspace (${workspace()}); allowed: paths or globs relative to it, one per line`
       });
     }
     for (const file of matches) if (!files.includes(file)) files.push(file);
@@ -27675,135 +28517,200 @@ async function resolveGlobs(name, lines, issues) {
   }
   return files;
 }
-function readSeconds(name, issues) {
-  const text = input(name);
-  if (text === void 0) return void 0;
-  const seconds = Number(text);
-  if (Number.isFinite(seconds) && seconds > 0) return seconds;
-  issues.push({ input: name, message: `"${text}" is not allowed; allowed: a positive number of seconds` });
-  return void 0;
+
+// src/plan.ts
+function toInputIssues(issues, op, files) {
+  return issues.map(({ field: field2, message }) => {
+    const [, base = field2, index] = /^(.*?)(?:\[(\d+)\])?$/.exec(field2) ?? [];
+    if (op?.images && base === op.images.field) {
+      const file = files[Number(index ?? 0)];
+      return { input: op.images.many ? "images" : "image", message: file ? `${shown(file)}: ${message}` : message };
+    }
+    return { input: base.startsWith("timeouts.") ? "timeout-seconds" : kebabCase(base), message };
+  });
 }
-function readCount(name, issues) {
-  const text = input(name);
-  if (text === void 0) return void 0;
-  const count = Number(text);
-  if (/^\d+$/.test(text) && Number.isSafeInteger(count)) return count;
-  issues.push({ input: name, message: `"${text}" is not allowed; allowed: a whole number from 0` });
-  return void 0;
+function foreignInputs(op, all, issues) {
+  const own2 = new Set(inputsOf(op, all).map((i) => i.name));
+  for (const other of all) {
+    if (own2.has(other.name) || input(other.name) === void 0) continue;
+    issues.push({
+      input: other.name,
+      message: `does not apply to ${op.name}; it is for ${other.operations?.join(", ")}`
+    });
+  }
+}
+async function readImages(op, policy, issues) {
+  if (!op.images) return [];
+  const name = op.images.many ? "images" : "image";
+  const lines = op.images.many ? getMultilineInput(name) : [getInput(name)].filter(Boolean);
+  if (lines.length === 0) {
+    const what = op.images.many ? "image paths or globs, one per line" : "an image path";
+    issues.push({ input: name, message: `is required: ${what}, relative to the workspace` });
+    return [];
+  }
+  const files = op.images.many ? await resolveGlobs(name, lines, issues) : [resolvePath(lines[0])];
+  for (const file of files) await checkPlace(policy, file, name, issues);
+  return files;
+}
+async function readDownload(op, policy, issues) {
+  if (!op.file) return void 0;
+  const overwrite = readBoolean(DOWNLOAD.overwrite, issues);
+  const maxBytes = readSize(DOWNLOAD.maxSize, issues);
+  const given = input(DOWNLOAD.path);
+  if (given === void 0) {
+    for (const name of [DOWNLOAD.overwrite, DOWNLOAD.maxSize]) {
+      if (input(name) !== void 0) issues.push({ input: name, message: `applies only with ${DOWNLOAD.path}` });
+    }
+    return void 0;
+  }
+  const path6 = resolvePath(given);
+  await checkPlace(policy, path6, DOWNLOAD.path, issues);
+  return { path: path6, overwrite: overwrite === true, maxBytes };
+}
+function readFields(op, issues, files) {
+  const texts = {};
+  for (const wire of Object.keys(op.fields)) {
+    const text2 = input(kebabCase(wire));
+    if (text2 !== void 0) texts[wire] = text2;
+  }
+  const read = fieldsFromText(op, texts);
+  issues.push(...toInputIssues(read.issues, op, files));
+  const unread = new Set(read.issues.map((i) => kebabCase(i.field)));
+  try {
+    validate2(op.schema, read.values, op.name);
+  } catch (error3) {
+    if (!(error3 instanceof ValidationError)) throw error3;
+    issues.push(...toInputIssues(error3.issues, op, files).filter((i) => !unread.has(i.input)));
+  }
+  return read.values;
+}
+function readConnection(op, issues) {
+  const routes = {};
+  for (const key of Object.keys(DEFAULT_ROUTES)) {
+    if (!op || usesSetting(op, key)) routes[key] = input(kebabCase(key));
+  }
+  const config2 = { baseUrl: getInput("base-url"), apiKey: getInput("api-key"), ...routes };
+  if (!config2.baseUrl) issues.push({ input: "base-url", message: "is required: the gateway's base URL" });
+  if (!config2.apiKey) issues.push({ input: "api-key", message: "is required: the gateway API key, from a secret" });
+  try {
+    resolveConfig(config2);
+  } catch (error3) {
+    if (!(error3 instanceof ValidationError)) throw error3;
+    const named = new Set(issues.map((i) => i.input));
+    issues.push(...toInputIssues(error3.issues, void 0, []).filter((i) => !named.has(i.input)));
+  }
+  return { ...config2, userAgent: "mediagw-github-action" };
+}
+async function readPlan(operations) {
+  const issues = [];
+  const name = getInput("operation");
+  const op = findOperation(name, operations);
+  if (!op) {
+    const allowed = operations.map((o) => o.name).join(", ");
+    issues.push({
+      input: "operation",
+      message: `${name ? `${JSON.stringify(name)} is not allowed` : "is required"}; allowed: ${allowed}`
+    });
+  }
+  const connection = readConnection(op, issues);
+  const seconds = readSeconds("timeout-seconds", MAX_TIMEOUT_SECONDS, issues);
+  const timeoutMs = seconds === void 0 ? void 0 : Math.round(seconds * 1e3);
+  const retries = readCount("retries", issues);
+  const policy = await pathPolicy(readBoolean(PATH_POLICY_INPUT, issues) === true);
+  if (!op) throw new InputError(issues);
+  foreignInputs(op, actionInputs(operations), issues);
+  const files = await readImages(op, policy, issues);
+  const download = await readDownload(op, policy, issues);
+  const fields = readFields(op, issues, files);
+  if (issues.length > 0) throw new InputError(issues);
+  return {
+    operation: op,
+    input: op.images ? { ...fields, [op.images.field]: op.images.many ? files : files[0] } : fields,
+    files,
+    timeoutMs,
+    download,
+    client: {
+      ...connection,
+      apiKey: connection.apiKey,
+      // An operation may answer only when its result is done: waiting for headers may take the whole time.
+      ...timeoutMs === void 0 ? {} : { timeouts: { totalMs: timeoutMs, headersMs: timeoutMs } },
+      ...retries === void 0 ? {} : { retry: { retries } },
+      ...download?.maxBytes === void 0 ? {} : { maxDownloadBytes: download.maxBytes }
+    }
+  };
 }
 
-// src/operation.ts
-function operationInputs(operation) {
-  return [
-    ...Object.keys(operation.fields.shape),
-    ...operation.extraFields ?? [],
-    ...operation.images ? [operation.images.input] : [],
-    ...operation.actionInputs ?? []
-  ].map(kebab);
+// src/execute.ts
+async function execute(plan, log) {
+  const { operation: op } = plan;
+  const refused = (error3) => error3 instanceof ValidationError ? new InputError(toInputIssues(error3.issues, op, plan.files)) : error3;
+  let client;
+  let output;
+  try {
+    client = createClient(plan.client);
+    if (plan.download) {
+      const { path: path6, overwrite } = plan.download;
+      output = await OutputFile.reserve(path6, {
+        overwrite,
+        names: { path: DOWNLOAD.path, overwrite: DOWNLOAD.overwrite }
+      });
+    }
+  } catch (error3) {
+    throw refused(error3);
+  }
+  try {
+    log(`${op.name} at ${client.settings.baseUrl}`);
+    let result;
+    try {
+      result = await client.run(op, plan.input, {
+        timeoutMs: plan.timeoutMs,
+        onRetry: ({ attempt, delayMs, reason }) => log(`retry ${attempt} in ${delayMs} ms: ${reason}`)
+      });
+    } catch (error3) {
+      throw refused(error3);
+    }
+    const file = output && op.file?.(result);
+    if (!output || !file) return { result };
+    try {
+      const downloaded = await client.download(file.url, output, {
+        expectedBytes: file.size,
+        timeoutMs: plan.timeoutMs,
+        operation: op.name
+      });
+      output = void 0;
+      return { result, downloaded };
+    } catch (error3) {
+      if (error3 instanceof MediaGatewayError) return { result, saveFailure: error3 };
+      throw error3;
+    }
+  } finally {
+    await output?.discard();
+    await client.close();
+  }
 }
-
-// src/operations/blend.ts
-var blendOperation = {
-  name: blend_exports.OPERATION,
-  fields: blend_exports.blendOptionsSchema,
-  images: { input: "images", field: blend_exports.IMAGES_FIELD, many: true },
-  async run({ client, fields, files, callOptions }) {
-    const result = await client.blend({ ...fields, [blend_exports.IMAGES_FIELD]: files }, callOptions);
-    return {
-      outputs: { "task-id": result.taskId, status: result.status },
-      response: result.response,
-      warnings: result.warnings,
-      links: []
-    };
-  }
-};
-
-// src/operations/image-to-video.ts
-var imageToVideoOperation = {
-  name: image_to_video_exports.OPERATION,
-  fields: image_to_video_exports.imageToVideoFieldsSchema,
-  images: { input: "image", field: image_to_video_exports.IMAGE_FIELD, many: false },
-  async run({ client, fields, files, callOptions }) {
-    const result = await client.imageToVideo(
-      { ...fields, [image_to_video_exports.IMAGE_FIELD]: files[0] },
-      callOptions
-    );
-    return {
-      outputs: { "task-id": result.taskId, status: result.status },
-      response: result.response,
-      warnings: result.warnings,
-      links: []
-    };
-  }
-};
-
-// src/operations/text-to-video.ts
-var textToVideoOperation = {
-  name: text_to_video_exports.OPERATION,
-  fields: text_to_video_exports.textToVideoRequestSchema,
-  extraFields: ["model"],
-  actionInputs: ["download-path"],
-  async run({ client, fields, options, callOptions }) {
-    const result = await client.textToVideo(fields, callOptions);
-    const downloadPath = options["download-path"];
-    const downloaded = downloadPath ? await client.download(result.videoUrl, resolvePath(downloadPath), { timeoutMs: callOptions.timeoutMs }) : void 0;
-    return {
-      outputs: {
-        status: result.status,
-        "video-url": result.videoUrl,
-        "video-content-type": result.contentType,
-        "video-file-size": result.fileSize,
-        seed: result.seed,
-        "request-id": result.requestId,
-        "downloaded-path": downloaded?.path
-      },
-      response: result.response,
-      warnings: result.warnings,
-      links: [{ label: "Video", url: result.videoUrl }]
-    };
-  }
-};
-
-// src/operations/index.ts
-var ACTION_OPERATIONS = {
-  "image-to-video": imageToVideoOperation,
-  "text-to-video": textToVideoOperation,
-  blend: blendOperation
-};
 
 // src/outputs.ts
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
-var OUTPUTS = [
-  "task-id",
-  "status",
-  "video-url",
-  "video-content-type",
-  "video-file-size",
-  "seed",
-  "request-id",
-  "response",
-  "response-file",
-  "downloaded-path"
-];
-async function setOutputs(values, response) {
-  const json = JSON.stringify(response);
-  const dir = await mkdtemp(join2(process.env.RUNNER_TEMP || tmpdir(), "mediagw-"));
-  const responseFile = join2(dir, "response.json");
+import { join as join4 } from "node:path";
+async function setOutputs(values, response, clean) {
+  const json = clean.value(JSON.stringify(clean.json(response)));
+  const dir = await mkdtemp(join4(process.env.RUNNER_TEMP || tmpdir(), "mediagw-"));
+  const responseFile = join4(dir, "response.json");
   await writeFile2(responseFile, `${json}
 `);
   const outputs = {};
   for (const [name, value] of Object.entries({ ...values, response: json, "response-file": responseFile })) {
-    if (value !== void 0) outputs[name] = String(value);
+    if (value === void 0) continue;
+    outputs[name] = clean.value(String(value));
+    setOutput(name, outputs[name]);
   }
-  for (const name of OUTPUTS) if (outputs[name] !== void 0) setOutput(name, outputs[name]);
   return outputs;
 }
 
 // src/summary.ts
-function escapeHtml(text) {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function escapeHtml(text2) {
+  return text2.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 var isHttpUrl = (url) => /^https?:\/\//i.test(url);
 var table = (head, rows) => `<table><tr><th>${head[0]}</th><th>${head[1]}</th></tr>${rows.map(([name, value]) => `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(value)}</td></tr>`).join("")}</table>
@@ -27817,14 +28724,15 @@ function renderSummary(report) {
     if (report.failure.hint) html += `<p>${escapeHtml(report.failure.hint)}</p>
 `;
   }
-  for (const link of report.links ?? []) {
-    const label = escapeHtml(link.label);
-    html += isHttpUrl(link.url) ? `<p>${label}: <a href="${escapeHtml(link.url)}">${escapeHtml(link.url)}</a></p>
-` : `<p>${label}: ${escapeHtml(link.url)}</p>
+  for (const link2 of report.links ?? []) {
+    const label = escapeHtml(link2.label);
+    html += isHttpUrl(link2.url) ? `<p>${label}: <a href="${escapeHtml(link2.url)}">${escapeHtml(link2.url)}</a></p>
+` : `<p>${label}: ${escapeHtml(link2.url)}</p>
 `;
   }
   if (report.warnings?.length) {
-    html += `<ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("")}</ul>
+    html += `<h3>Warnings</h3>
+<ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("")}</ul>
 `;
   }
   if (report.outputs) {
@@ -27848,169 +28756,92 @@ async function writeSummary(report) {
   await summary.addRaw(renderSummary(report)).write();
 }
 
-// src/main.ts
-var ROUTE_SETTINGS = Object.keys(DEFAULT_ROUTES).filter(
-  (key) => key !== "textVideoModel"
-);
-var SHARED_INPUTS = [
-  "operation",
-  "base-url",
-  "api-key",
-  ...ROUTE_SETTINGS.map(kebab),
-  "timeout-seconds",
-  "retries"
-];
-async function run() {
-  const apiKey = getInput("api-key");
-  if (apiKey) setSecret(apiKey);
-  const clean = (text) => scrub(text, [apiKey]);
-  const operationName = getInput("operation");
-  const used = [];
-  let client;
-  try {
-    const issues = [];
-    const prepared = await prepare(operationName, issues);
-    const timeoutSeconds = readSeconds("timeout-seconds", issues);
-    const timeoutMs = timeoutSeconds === void 0 ? void 0 : Math.round(timeoutSeconds * 1e3);
-    client = connect(apiKey, timeoutMs, issues);
-    used.push(...inputsUsed(prepared));
-    if (issues.length > 0 || !prepared || !client) throw new InputError(issues);
-    const { operation, fields, files, options } = prepared;
-    info(`mediagw: ${operation.name} at ${client.settings.baseUrl}`);
-    const callOptions = {
-      timeoutMs,
-      onRetry: ({ attempt, delayMs, reason }) => info(`retry ${attempt} in ${delayMs} ms: ${clean(reason)}`)
-    };
-    let result;
-    try {
-      result = await operation.run({ client, fields, files, options, callOptions });
-    } catch (error3) {
-      if (error3 instanceof ValidationError) throw new InputError(toInputIssues(error3, operation, files));
-      throw error3;
-    }
-    for (const warning2 of result.warnings) warning(clean(warning2));
-    const outputs = await setOutputs(result.outputs, result.response);
-    await writeSummary({
-      operation: operation.name,
-      inputs: used,
-      outputs,
-      links: result.links,
-      warnings: result.warnings.map(clean)
-    });
-  } catch (error3) {
-    const failure2 = describeFailure(error3, clean);
-    setFailed(failure2.hint ? `${failure2.message}
-${failure2.hint}` : failure2.message);
-    await writeSummary({ operation: operationName || "(none)", inputs: used, failure: failure2 }).catch(() => void 0);
-  } finally {
-    await client?.close();
-  }
-}
-function connect(apiKey, timeoutMs, issues) {
-  const retries = readCount("retries", issues);
-  try {
-    return createClient({
-      baseUrl: getInput("base-url"),
-      apiKey,
-      ...Object.fromEntries(ROUTE_SETTINGS.map((key) => [key, input(kebab(key))])),
-      // The gateway answers text-to-video when the video is done: waiting for headers may take the whole time.
-      ...timeoutMs === void 0 ? {} : { timeouts: { totalMs: timeoutMs, headersMs: timeoutMs } },
-      ...retries === void 0 ? {} : { retry: { retries } },
-      userAgent: "mediagw-github-action"
-    });
-  } catch (error3) {
-    if (!(error3 instanceof ValidationError)) throw error3;
-    for (const issue3 of error3.issues) {
-      const name = kebab(issue3.field);
-      if (!issues.some((i) => i.input === name)) issues.push({ input: name, message: issue3.message });
-    }
-    return void 0;
-  }
-}
-async function prepare(name, issues) {
-  if (!getInput("base-url")) issues.push({ input: "base-url", message: "is required: the gateway's base URL" });
-  if (!getInput("api-key")) {
-    issues.push({ input: "api-key", message: "is required: the gateway API key, from a secret" });
-  }
-  const operation = ACTION_OPERATIONS[name];
-  if (!OPERATIONS.includes(name) || !operation) {
-    issues.push({
-      input: "operation",
-      message: `${name ? `"${name}" is not allowed` : "is required"}; allowed: ${OPERATIONS.join(", ")}`
-    });
-    return void 0;
-  }
-  const own2 = operationInputs(operation);
-  const others = new Set(Object.values(ACTION_OPERATIONS).flatMap(operationInputs));
-  for (const other of others) {
-    if (!own2.includes(other) && input(other) !== void 0) {
-      issues.push({ input: other, message: `does not apply to ${name}; its inputs: ${own2.join(", ")}` });
-    }
-  }
-  const files = [];
-  if (operation.images) {
-    const { input: imagesInput, many } = operation.images;
-    const lines = (many ? getMultilineInput(imagesInput) : [getInput(imagesInput)]).filter(Boolean);
-    if (lines.length === 0) {
-      const what = many ? "image paths or globs, one per line" : "an image path";
-      issues.push({ input: imagesInput, message: `is required: ${what}, relative to the workspace` });
-    } else if (many) files.push(...await resolveGlobs(imagesInput, lines, issues));
-    else files.push(resolvePath(lines[0]));
-  }
-  const options = {};
-  for (const name2 of operation.actionInputs ?? []) {
-    const value = input(name2);
-    if (value !== void 0) options[name2] = value;
-  }
-  const fields = readFields(operation.fields, operation.extraFields);
-  const schemaFields = Object.fromEntries(Object.entries(fields).filter(([key]) => key in operation.fields.shape));
-  try {
-    validate2(operation.fields, schemaFields, operation.name);
-  } catch (error3) {
-    if (!(error3 instanceof ValidationError)) throw error3;
-    issues.push(...toInputIssues(error3, operation, files));
-  }
-  return { operation, fields, files, options };
-}
-function toInputIssues(error3, operation, files) {
-  return error3.issues.map(({ field, message }) => {
-    const [, base = field, index] = /^(.*?)(?:\[(\d+)\])?$/.exec(field) ?? [];
-    if (operation.images && base === operation.images.field) {
-      const file = files[Number(index ?? 0)];
-      return { input: operation.images.input, message: file ? `${shown(file)}: ${message}` : message };
-    }
-    return { input: kebab(base), message };
-  });
-}
-function inputsUsed(prepared) {
-  const [operation, baseUrl, ...settings] = SHARED_INPUTS;
-  const names = [operation, baseUrl, ...prepared ? operationInputs(prepared.operation) : [], ...settings];
+// src/report.ts
+function inputsUsed(operations, op, clean, files) {
+  const specs = actionInputs(operations);
   const rows = [];
-  for (const name of names) {
-    if (name === "api-key") continue;
-    if (name === prepared?.operation.images?.input) rows.push([name, prepared.files.map(shown).join("\n")]);
-    else {
-      const value = input(name);
-      if (value !== void 0) rows.push([name, value]);
-    }
+  for (const spec of op ? inputsOf(op, specs) : specs.filter((s) => !s.operations)) {
+    const value = input(spec.name);
+    if (value === void 0 || spec.name === "api-key") continue;
+    rows.push([
+      spec.name,
+      clean.value(spec.role === "images" && files?.length ? files.map(shown).join("\n") : redactUserInfo(value))
+    ]);
   }
   return rows;
 }
 function describeFailure(error3, clean) {
   if (error3 instanceof InputError) {
     for (const issue3 of error3.issues) {
-      error(clean(`${issue3.input}: ${issue3.message}`), { title: `Invalid input: ${issue3.input}` });
+      error(clean.line(`${issue3.input}: ${issue3.message}`), { title: `Invalid input: ${issue3.input}` });
     }
-    const names = [...new Set(error3.issues.map((i) => i.input))].join(", ");
-    return { message: `Invalid input (${names}); nothing was sent to the gateway.`, hint: clean(error3.message) };
+    const names2 = [...new Set(error3.issues.map((i) => i.input))].join(", ");
+    return { message: `Invalid input (${names2}); nothing was sent to the gateway.`, hint: clean.line(error3.message) };
   }
   if (error3 instanceof GatewayError) {
     const said = !error3.gatewayMessage && error3.bodyExcerpt ? `: the gateway answered "${error3.bodyExcerpt}"` : "";
     const requestId = error3.requestId ? ` (request id ${error3.requestId})` : "";
-    return { message: clean(`${error3.message}${said}`), hint: clean(`${error3.hint}${requestId}`) };
+    return { message: clean.line(`${error3.message}${said}`), hint: clean.line(`${error3.hint}${requestId}`) };
   }
-  if (error3 instanceof MediaGatewayError) return { message: clean(error3.message), hint: clean(error3.hint) };
-  return { message: clean(`Unexpected error: ${error3 instanceof Error ? error3.message : String(error3)}`) };
+  if (error3 instanceof MediaGatewayError) return { message: clean.line(error3.message), hint: clean.line(error3.hint) };
+  return { message: clean.line(`Unexpected error: ${error3 instanceof Error ? error3.message : String(error3)}`) };
+}
+function fail(failure2) {
+  setFailed(failure2.hint ? `${failure2.message}
+${failure2.hint}` : failure2.message);
+}
+function saveFailure(op, error3, outputs, clean) {
+  const ids = op.outputs.map((o) => kebabCase(o.name)).filter((name) => name.endsWith("-id") && outputs[name] !== void 0).map((name) => `${name} ${outputs[name]}`);
+  const set = ids.length > 0 ? ` The outputs are set (${ids.join(", ")}).` : " The outputs are set.";
+  return { message: clean.line(error3.message), hint: clean.line(`${error3.hint}${set}`) };
+}
+async function reportDone(operations, plan, done, clean) {
+  const { operation: op } = plan;
+  const { result } = done;
+  for (const line of summaryOf(op, result)) info(clean.line(line));
+  const warnings = result.warnings.map((w) => clean.line(w));
+  for (const warning2 of warnings) warning(warning2, { title: `mediagw: ${op.name}` });
+  const values = { "downloaded-path": done.downloaded?.path };
+  for (const [name, value] of Object.entries(outputsOf(op, result))) values[kebabCase(name)] = value;
+  const outputs = await setOutputs(values, result.response, clean);
+  const file = op.file?.(result);
+  const failure2 = done.saveFailure ? saveFailure(op, done.saveFailure, outputs, clean) : void 0;
+  if (failure2) fail(failure2);
+  await writeSummary({
+    operation: op.name,
+    inputs: inputsUsed(operations, op, clean, plan.files),
+    outputs,
+    links: file ? [{ label: titleCase(file.kind), url: clean.value(file.url) }] : [],
+    warnings,
+    failure: failure2
+  });
+}
+async function reportFailure(error3, operations, op, clean) {
+  const failure2 = describeFailure(error3, clean);
+  fail(failure2);
+  let inputs = [];
+  try {
+    inputs = inputsUsed(operations, op, clean);
+  } catch {
+  }
+  const name = op?.name ?? (clean.line(getInput("operation")) || "(none)");
+  await writeSummary({ operation: name, inputs, failure: failure2 }).catch(() => void 0);
+}
+
+// src/main.ts
+async function run({ operations = OPERATIONS } = {}) {
+  const secrets = secretsOf(getInput("api-key"));
+  for (const secret of secrets) setSecret(secret);
+  const clean = cleaner(secrets);
+  let op;
+  try {
+    op = findOperation(getInput("operation"), operations);
+    const plan = await readPlan(operations);
+    const done = await execute(plan, (text2) => info(`mediagw: ${clean.line(text2)}`));
+    await reportDone(operations, plan, done, clean);
+  } catch (error3) {
+    await reportFailure(error3, operations, op, clean);
+  }
 }
 
 // src/index.ts

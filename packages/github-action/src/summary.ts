@@ -15,7 +15,7 @@ export interface SummaryReport {
   operation: string;
   /** Inputs as used (name, value), the key left out. */
   inputs: [string, string][];
-  outputs?: Outputs;
+  outputs?: Outputs | undefined;
   links?: { label: string; url: string }[];
   warnings?: readonly string[];
   failure?: { message: string; hint?: string | undefined };
@@ -39,7 +39,7 @@ export function renderSummary(report: SummaryReport): string {
       : `<p>${label}: ${escapeHtml(link.url)}</p>\n`;
   }
   if (report.warnings?.length) {
-    html += `<ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>\n`;
+    html += `<h3>Warnings</h3>\n<ul>${report.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join('')}</ul>\n`;
   }
   if (report.outputs) {
     const { response, ...rest } = report.outputs;

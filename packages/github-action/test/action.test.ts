@@ -3,18 +3,20 @@
  * output and summary files, the workspace as cwd) against the emulator over loopback.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type Emulator, startEmulator } from '@mediagw/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../src/summary.js';
 import {
-  type ActionRun,
   annotations,
-  everythingPrinted,
-  makeWorkspace,
+  expectClean,
+  expectRefused,
+  failure,
   png,
   runAction,
   SENTINEL_KEY,
+  workspaceWith,
 } from './helpers.js';
 
 const FORBIDDEN_KEY = `${SENTINEL_KEY}-forbidden`;
@@ -40,37 +42,14 @@ const runTextToVideo = (inputs: Record<string, string> = {}) =>
     ...inputs,
   });
 
-async function workspaceWith(files: Record<string, Uint8Array | string>): Promise<string> {
-  const ws = await makeWorkspace();
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(ws, path)), { recursive: true });
-    await writeFile(join(ws, path), content);
-  }
-  return ws;
+/** Refused before sending: the emulator saw nothing. */
+function refused(run: Awaited<ReturnType<typeof runAction>>, inputs: string[]) {
+  const messages = expectRefused(run, inputs);
+  expect(emu.count()).toBe(0);
+  return messages;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** What every run must show: the key masked first, then never again; no stack trace. */
-function expectClean(run: ActionRun, key = SENTINEL_KEY) {
-  expect(run.stdout.split('\n')[0]).toBe(`::add-mask::${key}`);
-  expect(everythingPrinted(run)).not.toContain('SENTINEL');
-  expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
-}
-
-/** A bad-input run: exit 1, one annotation per named input, nothing sent. */
-function expectRefused(run: ActionRun, inputs: string[]) {
-  expectClean(run);
-  expect(run.code).toBe(1);
-  expect(emu.count()).toBe(0);
-  const titled = annotations(run).filter((a) => a.title?.startsWith('Invalid input: '));
-  expect(titled.map((a) => a.title?.slice('Invalid input: '.length)).sort()).toEqual([...inputs].sort());
-  for (const a of titled) expect(a.message.startsWith(`${a.title?.slice('Invalid input: '.length)}: `)).toBe(true);
-  expect(run.outputs).toEqual({});
-  expect(run.summary).toContain('failed');
-  expect(run.summary).toContain('nothing was sent to the gateway');
-  return Object.fromEntries(titled.map((a) => [a.title?.slice('Invalid input: '.length), a.message]));
-}
 
 describe('image-to-video', () => {
   it('uploads the image and outputs the created task', async () => {
@@ -115,7 +94,7 @@ describe('image-to-video', () => {
   it('refuses a file that is not an image, naming the input, before sending', async () => {
     const ws = await workspaceWith({ 'notes.png': 'just text, whatever the name says' });
     const run = await runAction({ operation: 'image-to-video', ...connection(), image: 'notes.png' }, ws);
-    const messages = expectRefused(run, ['image']);
+    const messages = refused(run, ['image']);
     expect(messages.image).toMatch(/^image: notes\.png: is not an image.*allowed: PNG, JPEG/);
   });
 
@@ -149,7 +128,7 @@ describe('text-to-video', () => {
     expect(run.code, run.stdout).toBe(0);
 
     const [request] = emu.requests;
-    expect(request?.model).toBe('fast_model');
+    expect(request?.params?.model).toBe('fast_model');
     expect(request?.fields).toMatchObject({ num_inference_steps: 30, guidance_scale: 7.5 });
     expect(String(request?.fields.seed)).toBe(seed);
 
@@ -183,7 +162,7 @@ describe('text-to-video', () => {
       'timeout-seconds': '-3',
       retries: 'many',
     });
-    const messages = expectRefused(run, [
+    const messages = refused(run, [
       'num-inference-steps',
       'guidance-scale',
       'seed',
@@ -193,10 +172,12 @@ describe('text-to-video', () => {
       'retries',
     ]);
     expect(messages['num-inference-steps']).toContain('allowed: an integer from 1 to 50');
-    expect(messages['guidance-scale']).toContain('must be a number from 2 to 10');
+    expect(messages['guidance-scale']).toBe(
+      'guidance-scale: "strong" is not a number in decimal notation; allowed: a number from 2 to 10',
+    );
     expect(messages.image).toContain('does not apply to text-to-video');
-    expect(messages['video-vendor']).toContain('allowed: letters, digits');
-    expect(messages['timeout-seconds']).toContain('allowed: a positive number of seconds');
+    expect(messages['video-vendor']).toBe('video-vendor: does not apply to text-to-video; it is for image-to-video');
+    expect(messages['timeout-seconds']).toContain('allowed: a positive number of seconds, at most 2147483');
   });
 
   it('fails with the HTTP status and the gateway message, and says so in the summary', async () => {
@@ -219,7 +200,7 @@ describe('text-to-video', () => {
     expectClean(run);
     expect(run.code, run.stdout).toBe(0);
     expect(emu.count('text-to-video')).toBe(2);
-    expect(run.stdout).toMatch(/^retry 1 in \d+ ms: .*HTTP 429/m);
+    expect(run.stdout).toMatch(/^mediagw: retry 1 in \d+ ms: .*HTTP 429/m);
     expect(run.outputs['video-url']).toBeTruthy();
   });
 
@@ -281,9 +262,9 @@ describe('blend', () => {
       { operation: 'blend', ...connection(), images: 'images/a.png\nmissing/*.jpg', dimensions: 'square' },
       ws,
     );
-    const messages = expectRefused(run, ['images', 'dimensions']);
+    const messages = refused(run, ['images', 'dimensions']);
     expect(messages.images).toContain('"missing/*.jpg" matches no file');
-    expect(messages.dimensions).toContain('allowed: PORTRAIT, SQUARE, LANDSCAPE');
+    expect(messages.dimensions).toContain('allowed: one of PORTRAIT, SQUARE, LANDSCAPE');
   });
 
   it('fails with 403 for a forbidden key, and never shows that key', async () => {
@@ -300,10 +281,110 @@ describe('blend', () => {
 describe('shared inputs', () => {
   it('names the allowed operations and the missing required inputs', async () => {
     const run = await runAction({ operation: 'make-video', 'base-url': '', 'api-key': SENTINEL_KEY });
-    const messages = expectRefused(run, ['operation', 'base-url']);
+    const messages = refused(run, ['operation', 'base-url']);
     expect(messages.operation).toBe(
       'operation: "make-video" is not allowed; allowed: image-to-video, text-to-video, blend',
     );
     expect(messages['base-url']).toContain('is required');
+  });
+});
+
+describe('route inputs', () => {
+  it('refuse a route input of another operation, naming the operation it is for (issue 16)', async () => {
+    const run = await runTextToVideo({ 'video-vendor': 'acme', 'secret-header': 'x-acme-secret' });
+    const messages = refused(run, ['video-vendor', 'secret-header']);
+    expect(messages['video-vendor']).toBe('video-vendor: does not apply to text-to-video; it is for image-to-video');
+    expect(messages['secret-header']).toBe('secret-header: does not apply to text-to-video; it is for blend');
+  });
+
+  it("apply the core's defaults inside and take a given setting (the model segment)", async () => {
+    const run = await runTextToVideo({ 'text-video-model': 'fast_model' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(emu.requests[0]?.path).toBe('/service_prefix/submit/fast_model');
+    expect(emu.requests[0]?.params).toEqual({ model: 'fast_model' });
+  });
+
+  it('refuse download inputs for an operation that makes no file, and file options without a path', async () => {
+    const ws = await workspaceWith({ 'a.png': png(4, [1, 2, 3]) });
+    const blend = await runAction(
+      { operation: 'blend', ...connection(), images: 'a.png', 'download-path': 'x.png' },
+      ws,
+    );
+    expect(refused(blend, ['download-path'])['download-path']).toContain('it is for text-to-video');
+    const t2v = await runTextToVideo({ overwrite: 'true', 'download-max-size': '10MiB' });
+    const messages = refused(t2v, ['overwrite', 'download-max-size']);
+    expect(messages.overwrite).toBe('overwrite: applies only with download-path');
+  });
+});
+
+describe('sparse answers (issue 14): the task exists, so the step succeeds with warnings', () => {
+  const inputsOf = {
+    'image-to-video': { image: 'a.png', prompt: 'a lighthouse in a storm, waves breaking over the rocks' },
+    'text-to-video': { prompt: 'a red fox running through fresh snow at dawn, low camera' },
+    blend: { images: 'a.png\nb.png' },
+  } as const;
+
+  it.each(Object.keys(inputsOf) as (keyof typeof inputsOf)[])('%s', async (operation) => {
+    emu.setFault({ sparse: true });
+    const ws = await workspaceWith({ 'a.png': png(4, [200, 0, 0]), 'b.png': png(4, [0, 0, 200]) });
+    const run = await runAction({ operation, ...connection(), ...inputsOf[operation] }, ws);
+    expectClean(run);
+    expect(run.code, run.stdout).toBe(0);
+    expect(emu.count(operation)).toBe(1);
+    const answer = JSON.parse(run.outputs.response as string);
+    const key = operation === 'text-to-video' ? 'video-url' : 'task-id';
+    expect(run.outputs[key]).toBeTruthy();
+    expect(JSON.stringify(answer)).toContain(run.outputs[key]);
+    const warnings = annotations(run).filter((a) => a.level === 'warning');
+    if (operation === 'blend') {
+      // The spec marks everything but `code` and `result` optional: nothing to warn about.
+      expect(warnings).toEqual([]);
+    } else {
+      expect(warnings.map((w) => w.message).join('\n')).toMatch(/the answer lacks .+, which the spec lists/);
+      expect(run.summary).toContain('<h3>Warnings</h3>');
+      for (const w of warnings) expect(run.summary).toContain(escapeHtml(w.message));
+    }
+  });
+});
+
+describe('errors say what happened (issue 15.4)', () => {
+  it('refuses a key with a line break as an api-key input error, without printing it', async () => {
+    const key = `${SENTINEL_KEY}\r\nx-injected: 1`;
+    const run = await runTextToVideo({ 'api-key': key });
+    expect(run.code).toBe(1);
+    expect(emu.count()).toBe(0);
+    const [error] = annotations(run).filter((a) => a.title === 'Invalid input: api-key');
+    expect(error?.message).toContain('api-key: contains a line break');
+    const masks = run.stdout.split('\n').filter((l) => l.startsWith('::add-mask::'));
+    expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(SENTINEL_KEY);
+    expect(masks.length).toBeGreaterThan(0);
+    expect(`${run.summary}${JSON.stringify(run.outputs)}`).not.toContain(SENTINEL_KEY);
+  });
+
+  it('refuses a timeout beyond what a timer holds, stating the maximum', async () => {
+    const run = await runTextToVideo({ 'timeout-seconds': '2147484' });
+    const messages = refused(run, ['timeout-seconds']);
+    expect(messages['timeout-seconds']).toBe(
+      'timeout-seconds: "2147484" is not allowed; allowed: a positive number of seconds, at most 2147483',
+    );
+  });
+
+  it('says the task may exist when the connection breaks after the request was sent', async () => {
+    emu.setFault({ drop: true });
+    const run = await runTextToVideo();
+    expectClean(run);
+    expect(run.code).toBe(1);
+    expect(emu.count('text-to-video')).toBe(1);
+    expect(failure(run)).toMatch(/broke after the request was sent/);
+    expect(failure(run)).toContain('the task may exist');
+    expect(failure(run)).not.toMatch(/could not reach|nothing was sent/i);
+  });
+
+  it('never shows the credentials of a refused base-url, in the summary or anywhere (issue 16)', async () => {
+    const run = await runTextToVideo({ 'base-url': `https://mallory:hunter2-secret@127.0.0.1:9/v1` });
+    const messages = refused(run, ['base-url']);
+    expect(messages['base-url']).toContain('must not carry a query, fragment or credentials');
+    expect(run.summary).toContain('<td><code>base-url</code></td><td>https://[redacted]@127.0.0.1:9/v1</td>');
+    expect(`${run.stdout}${run.stderr}${run.summary}`).not.toMatch(/hunter2|mallory/);
   });
 });

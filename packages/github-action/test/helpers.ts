@@ -2,11 +2,12 @@
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { type ActionTemplate, convertActionTemplate, parseAction } from '@actions/workflow-parser/actions/index';
+import { expect } from 'vitest';
 import { capture } from '../../../test/secrets/capture.js';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -137,6 +138,27 @@ export interface Annotation {
 const unescapeCommand = (text: string) =>
   text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 
+export interface RunnerCommand {
+  name: string;
+  message: string;
+}
+
+/**
+ * Every stdout line the runner would read as a workflow command: `::name props::message` (and the
+ * legacy `##[name]message`), after leading blanks, with CR, LF and CRLF each ending a line.
+ */
+export function runnerCommands(run: ActionRun): RunnerCommand[] {
+  const found: RunnerCommand[] = [];
+  for (const raw of run.stdout.split(/\r\n|\r|\n/)) {
+    const line = raw.trimStart();
+    const modern = /^::([^\s:]+)(?: [^:]*)?::(.*)$/.exec(line);
+    const legacy = /^##\[([^\]\s;]+)[^\]]*\](.*)$/.exec(line);
+    const match = modern ?? legacy;
+    if (match) found.push({ name: match[1] as string, message: unescapeCommand(match[2] as string) });
+  }
+  return found;
+}
+
 /** `::error title=...::message` workflow commands, decoded. */
 export function annotations(run: ActionRun): Annotation[] {
   const found: Annotation[] = [];
@@ -149,6 +171,45 @@ export function annotations(run: ActionRun): Annotation[] {
     });
   }
   return found;
+}
+
+/** What every run must show: the key masked first, then never again; no stack trace. */
+export function expectClean(run: ActionRun, key = SENTINEL_KEY) {
+  expect(run.stdout.split('\n')[0]).toBe(`::add-mask::${key}`);
+  expect(everythingPrinted(run)).not.toContain(key);
+  expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+}
+
+/**
+ * A bad-input run: exit 1, one annotation per named input (each message starting with its name),
+ * no outputs, a failure summary that says nothing was sent. Returns the messages by input.
+ */
+export function expectRefused(run: ActionRun, inputs: string[], key = SENTINEL_KEY): Record<string, string> {
+  expectClean(run, key);
+  expect(run.code, run.stdout).toBe(1);
+  const titled = annotations(run).filter((a) => a.title?.startsWith('Invalid input: '));
+  const named = titled.map((a) => a.title?.slice('Invalid input: '.length) as string);
+  expect(named.sort()).toEqual([...inputs].sort());
+  for (const a of titled) expect(a.message.startsWith(`${a.title?.slice('Invalid input: '.length)}: `)).toBe(true);
+  expect(run.outputs).toEqual({});
+  expect(run.summary).toContain('failed');
+  expect(run.summary).toContain('nothing was sent to the gateway');
+  return Object.fromEntries(titled.map((a) => [a.title?.slice('Invalid input: '.length), a.message]));
+}
+
+/** A workspace holding the given files (paths relative to it). */
+export async function workspaceWith(files: Record<string, Uint8Array | string>): Promise<string> {
+  const ws = await makeWorkspace();
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(ws, path)), { recursive: true });
+    await writeFile(join(ws, path), content);
+  }
+  return ws;
+}
+
+/** The failure annotation (the step's setFailed message). */
+export function failure(run: ActionRun): string {
+  return annotations(run).find((a) => a.level === 'error' && a.title === undefined)?.message ?? '';
 }
 
 /** A real PNG of `size` x `size` pixels of one colour (zlib and CRC from node:zlib). */
