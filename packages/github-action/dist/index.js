@@ -23532,8 +23532,15 @@ function routeSettings(template) {
 }
 
 // ../core/dist/text.js
-var ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
+var ESCAPES = (
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g
+);
 var CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+function hasControlCharacters(text2) {
+  CONTROLS.lastIndex = 0;
+  return CONTROLS.test(text2);
+}
 function plainText(text2) {
   return text2.replace(ESCAPES, "").replace(CONTROLS, " ");
 }
@@ -24153,8 +24160,12 @@ function buildRequest(op, config2, input2) {
 // ../core/dist/config.js
 var BLEND_ACCEPTED = 1;
 var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-var HEADER_VALUE = /^[^\u0000-\u001f\u007f]*$/;
-var SEGMENT_SETTINGS = ["videoVendor", "servicePrefix", "textVideoModel", "imageRelaxPrefix"];
+var SEGMENT_SETTINGS = [
+  "videoVendor",
+  "servicePrefix",
+  "textVideoModel",
+  "imageRelaxPrefix"
+];
 function segmentIssue(field2, value) {
   if (isSegment(value))
     return void 0;
@@ -24186,7 +24197,10 @@ function resolveConfig(config2) {
     issues.push({ field: "baseUrl", message: `scheme ${show(url.protocol)} is not supported; allowed: http, https` });
   }
   if (url && (url.search || url.hash || url.username || url.password)) {
-    issues.push({ field: "baseUrl", message: "must not carry a query, fragment or credentials; give the key as the API key" });
+    issues.push({
+      field: "baseUrl",
+      message: "must not carry a query, fragment or credentials; give the key as the API key"
+    });
   }
   if (url)
     resolved.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
@@ -24202,7 +24216,7 @@ function resolveConfig(config2) {
   if (key !== void 0) {
     if (key.trim() === "")
       issues.push({ field: "apiKey", message: "is empty; give the gateway API key" });
-    else if (!HEADER_VALUE.test(key) || key !== key.trim()) {
+    else if (hasControlCharacters(key) || key !== key.trim()) {
       issues.push({
         field: "apiKey",
         message: "contains a line break, a control character or surrounding blanks; give the key alone (check how it was pasted)"
@@ -24258,8 +24272,8 @@ var blend = defineOperation({
   name: "blend",
   title: "Blend",
   kind: "image",
-  summary: "submit images to be blended into one, and get the task id",
-  description: "Sends the images (as data URIs, streamed) and settings and returns the task id the gateway gave (exact digits, however long). With a notify hook the gateway POSTs a notification about the task to that address.",
+  summary: "blend images into one",
+  description: "Sends the images (as data URIs, streamed) and settings and returns the task ID the gateway gave (exact digits, however long). With a notify hook the gateway POSTs a notification about the task to that address.",
   route: [{ setting: "imageRelaxPrefix" }, "submit", "blend"],
   auth: "secret-header",
   body: "json",
@@ -24279,6 +24293,7 @@ var blend = defineOperation({
     }),
     state: field.text({ description: "your own value, handed back with the task" })
   },
+  notifyField: "notifyHook",
   answer: {
     useful: looseObject({ code, result: taskIdSchema.optional() }),
     listed: looseObject({
@@ -24309,7 +24324,7 @@ var blend = defineOperation({
     }
   },
   outputs: [
-    { name: "taskId", description: "the task id, every digit exact", value: (r) => r.taskId },
+    { name: "taskId", description: "the task ID, every digit exact", value: (r) => r.taskId },
     { name: "status", description: "the result code (1 = accepted)", value: (r) => r.status }
   ],
   describe: (r) => [
@@ -24445,7 +24460,7 @@ var imageToVideo = defineOperation({
     }
   },
   outputs: [
-    { name: "taskId", description: "the created task id, every digit exact", value: (r) => r.taskId },
+    { name: "taskId", description: "the created task ID, every digit exact", value: (r) => r.taskId },
     { name: "status", description: "the task status code (5 = just created)", value: (r) => r.status }
   ],
   describe: (r) => [
@@ -24668,8 +24683,8 @@ var textToVideo = defineOperation({
   name: "text-to-video",
   title: "Text to Video",
   kind: "video",
-  summary: "make a video from a text prompt and get (or download) it",
-  description: "Sends the prompt and settings and waits until the gateway answers with the finished video: its URL, type, size, the seed used and the request id. A detailed prompt works best.",
+  summary: "make a video from a text prompt",
+  description: "Sends the prompt and settings and waits until the gateway answers with the finished video: its URL, type, size, the seed used and the request ID. A detailed prompt works best.",
   route: [{ setting: "servicePrefix" }, "submit", { setting: "textVideoModel" }],
   auth: "bearer",
   body: "json",
@@ -24739,15 +24754,19 @@ var textToVideo = defineOperation({
     { name: "status", description: "the completion state (COMPLETED)", value: (r) => r.status },
     { name: "videoUrl", description: "the URL of the video", value: (r) => r.videoUrl },
     { name: "videoContentType", description: "the media type of the video", value: (r) => r.contentType },
-    { name: "videoFileSize", description: "the size of the video in bytes, every digit exact", value: (r) => r.fileSize },
+    {
+      name: "videoFileSize",
+      description: "the size of the video in bytes, every digit exact",
+      value: (r) => r.fileSize
+    },
     { name: "seed", description: "the seed used, every digit exact", value: (r) => r.seed },
-    { name: "requestId", description: "the gateway's request id", value: (r) => r.requestId }
+    { name: "requestId", description: "the gateway's request ID", value: (r) => r.requestId }
   ],
   describe: (r) => [
     `text-to-video: ${r.status ?? "finished (no status given)"}`,
     `  video: ${r.videoUrl} (${r.contentType ?? "type not given"}, ${r.fileSize ?? "?"} bytes)`,
     ...r.seed === void 0 ? [] : [`  seed: ${r.seed}`],
-    ...r.requestId === void 0 ? [] : [`  request id: ${r.requestId}`]
+    ...r.requestId === void 0 ? [] : [`  request ID: ${r.requestId}`]
   ],
   file: (r) => ({ url: r.videoUrl, size: r.fileSize, contentType: r.contentType, kind: "video", name: "video.mp4" })
 });
@@ -24798,7 +24817,8 @@ function parseAnswer(op, raw, options) {
   const warnings = [...options.warnings ?? []];
   const answerCtx = {
     config: options.config,
-    raw,
+    // Headers too: a gateway may echo the key in a request id header.
+    raw: { ...raw, headers: scrubDeep(raw.headers, secrets) },
     warn: (message) => warnings.push(quoted(message, secrets))
   };
   const record2 = json && typeof json === "object" && !Array.isArray(json) ? json : void 0;
@@ -24942,7 +24962,9 @@ var OutputFile = class _OutputFile {
     const existing = await lstat2(this.path).catch(() => void 0);
     if (existing && (this.#overwrite ? !await isFileOrLinkToFile(this.path) : true)) {
       await rm2(this.#temp, { force: true });
-      throw Object.assign(new Error(`${this.path} appeared while downloading (${kindOf(existing)})`), { code: "EEXIST" });
+      throw Object.assign(new Error(`${this.path} appeared while downloading (${kindOf(existing)})`), {
+        code: "EEXIST"
+      });
     }
     if (this.#overwrite)
       await rename2(this.#temp, this.path);
@@ -25167,6 +25189,30 @@ async function openImages(inputs, operation) {
   return out;
 }
 
+// ../core/dist/transport/timeouts.js
+var DEFAULT_TIMEOUTS = Object.freeze({
+  connectMs: 1e4,
+  headersMs: 6e5,
+  bodyMs: 6e4,
+  totalMs: 9e5
+});
+var MAX_TIMEOUT_MS = 2 ** 31 - 1;
+function checkTimeouts(timeouts) {
+  const issues = [];
+  for (const [key, ms] of Object.entries(timeouts)) {
+    if (ms === void 0)
+      continue;
+    if (!(typeof ms === "number" && ms > 0 && ms <= MAX_TIMEOUT_MS)) {
+      issues.push({
+        field: `timeouts.${key}`,
+        message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)`
+      });
+    }
+  }
+  if (issues.length > 0)
+    throw new ValidationError(issues);
+}
+
 // ../core/dist/transport/undici-parts.js
 var import_api_request = __toESM(require_api_request(), 1);
 var import_agent = __toESM(require_agent(), 1);
@@ -25179,30 +25225,11 @@ function request(dispatcher, url, options) {
 }
 
 // ../core/dist/transport/undici.js
-var DEFAULT_TIMEOUTS = Object.freeze({
-  connectMs: 1e4,
-  headersMs: 6e5,
-  bodyMs: 6e4,
-  totalMs: 9e5
-});
-var MAX_TIMEOUT_MS = 2 ** 31 - 1;
 var PHASE_BY_CODE = {
   UND_ERR_CONNECT_TIMEOUT: "connect",
   UND_ERR_HEADERS_TIMEOUT: "headers",
   UND_ERR_BODY_TIMEOUT: "body"
 };
-function checkTimeouts(timeouts) {
-  const issues = [];
-  for (const [key, ms] of Object.entries(timeouts)) {
-    if (ms === void 0)
-      continue;
-    if (!(typeof ms === "number" && ms > 0 && ms <= MAX_TIMEOUT_MS)) {
-      issues.push({ field: `timeouts.${key}`, message: `${ms} is not allowed; allowed: 1 to ${MAX_TIMEOUT_MS} ms (~24.8 days)` });
-    }
-  }
-  if (issues.length > 0)
-    throw new ValidationError(issues);
-}
 function sleep(ms, signal) {
   return new Promise((resolve3, reject) => {
     if (signal.aborted)
@@ -25525,6 +25552,28 @@ var MediaGatewayClient = class {
 function createClient(config2) {
   return new MediaGatewayClient(config2);
 }
+
+// ../core/dist/notification.js
+var DEFAULT_NOTIFICATION_RULE = Object.freeze({
+  idField: "id",
+  statusField: "status",
+  successValues: Object.freeze(["SUCCESS"]),
+  failureValues: Object.freeze(["FAILURE", "FAILED"]),
+  resultUrlField: "imageUrl",
+  reasonField: "failReason"
+});
+
+// ../core/dist/probe.js
+var KEY_PROBE = Object.freeze({
+  operation: textToVideo,
+  body: Object.freeze({ prompt: "", num_inference_steps: 0 }),
+  /** Answers that mean the key (or the address) is not usable, in words. */
+  refusals: Object.freeze({
+    401: "The gateway refused the API key (HTTP 401)",
+    403: "The gateway knows the key but forbids it (HTTP 403): check the account",
+    404: "Nothing answers at this address (HTTP 404): check the base URL and the route settings"
+  })
+});
 
 // ../core/dist/registry.js
 var OPERATIONS = [imageToVideo, textToVideo, blend];
