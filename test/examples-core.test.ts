@@ -1,6 +1,6 @@
 /** The library examples in examples/core run as a user runs them, against their embedded emulator. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +18,29 @@ function run(name: string) {
 }
 
 describe('examples/core', () => {
+  it('on a Node older than 22.19: one plain line, no stack trace, exit 1', () => {
+    // The system Node of this machine (20) when there is one; otherwise the check cannot be shown.
+    const old = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+    if (old.status !== 0 || !/^v(1\d|20|21)\./.test(old.stdout)) return;
+    const result = spawnSync('/usr/bin/node', [join(examples, 'text-to-video.mjs')], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^mediagw examples need Node\.js 22\.19 or later/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('run twice in one folder: the second run replaces its own output, writes nothing else', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mediagw-example-'));
+    for (let i = 0; i < 2; i++) {
+      const result = spawnSync(process.execPath, [join(examples, 'text-to-video.mjs')], { cwd, encoding: 'utf8', timeout: 30_000 });
+      expect(result.status, result.stderr).toBe(0);
+    }
+    expect(readdirSync(cwd)).toEqual(['mediagw-example-output']);
+  });
+
   it('text-to-video downloads a real MP4 and keeps the seed exact', () => {
     const { cwd, out } = run('text-to-video.mjs');
     expect(out).toMatchObject({ status: 'COMPLETED', seed: '196619188014358660' });
-    expect(readFileSync(join(cwd, 'text-to-video.mp4')).subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(readFileSync(join(cwd, 'mediagw-example-output', 'text-to-video.mp4')).subarray(4, 8).toString('latin1')).toBe('ftyp');
   });
 
   it('image-to-video creates a task (status 5)', () => {
@@ -31,7 +50,7 @@ describe('examples/core', () => {
   it('blend shows a local refusal, then a task id with exact digits', () => {
     const { out, stderr } = run('blend.mjs');
     expect(stderr).toMatch(
-      /refused locally: dimensions: "square" is not allowed; allowed: PORTRAIT, SQUARE, LANDSCAPE/,
+      /refused locally: dimensions: "square" is not allowed; allowed: one of PORTRAIT, SQUARE, LANDSCAPE/,
     );
     expect(out.taskId).toMatch(/^\d{16,}$/);
   });

@@ -2,6 +2,9 @@
 // emulator started for the example (no key, no network).
 import { startEmulator } from '@mediagw/emulator';
 
+/** Where the examples write what they make: a folder of its own (git ignores it), never over your files. */
+export const OUTPUT = 'mediagw-example-output';
+
 export async function withGateway(run) {
   if (process.env.MEDIAGW_BASE_URL) {
     return run({ baseUrl: process.env.MEDIAGW_BASE_URL, apiKey: process.env.MEDIAGW_API_KEY ?? '' });

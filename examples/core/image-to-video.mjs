@@ -1,10 +1,14 @@
 // node examples/core/image-to-video.mjs [image]  — creates an image-to-video task (1.6, standard, 10 s).
-import { writeFile } from 'node:fs/promises';
+import './node-24.mjs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createClient } from '@mediagw/core';
-import { samplePng, withGateway } from './gateway.mjs';
+import { OUTPUT, samplePng, withGateway } from './gateway.mjs';
 
-const image = process.argv[2] ?? 'sample.png';
-if (!process.argv[2]) await writeFile(image, samplePng());
+const image = process.argv[2] ?? `${OUTPUT}/sample.png`;
+if (!process.argv[2]) {
+  await mkdir(OUTPUT, { recursive: true });
+  await writeFile(image, samplePng());
+}
 
 await withGateway(async ({ baseUrl, apiKey }) => {
   const client = createClient({ baseUrl, apiKey });

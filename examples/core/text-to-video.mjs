@@ -1,6 +1,7 @@
 // node examples/core/text-to-video.mjs  — a finished video, downloaded next to you.
+import './node-24.mjs';
 import { createClient } from '@mediagw/core';
-import { withGateway } from './gateway.mjs';
+import { OUTPUT, withGateway } from './gateway.mjs';
 
 await withGateway(async ({ baseUrl, apiKey }) => {
   const client = createClient({ baseUrl, apiKey });
@@ -11,7 +12,8 @@ await withGateway(async ({ baseUrl, apiKey }) => {
       guidance_scale: 7.5,
       seed: '196619188014358660', // every digit is kept, also above 2^53
     });
-    const file = await client.download(video.videoUrl, 'text-to-video.mp4');
+    // The file is reserved before anything is fetched; overwrite: true replaces an earlier run's.
+    const file = await client.download(video.videoUrl, `${OUTPUT}/text-to-video.mp4`, { overwrite: true });
     console.log(
       JSON.stringify({
         status: video.status,
