@@ -1,5 +1,6 @@
 /** Blend notifyHook deliveries to a real server on loopback, with retries. */
 import { createServer } from 'node:net';
+import { readNotification } from '@mediagw/core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../src/index.js';
@@ -102,6 +103,8 @@ it('sends progress notifications first, then the final one; a failure fault and 
     ['SUCCESS', '100%', progressed.taskId],
   ]);
   expect(hook.received[0]?.body.imageUrl).toBeNull();
+  // The core's default notification rule reads these as the gateway means them.
+  expect(hook.received.map((r) => readNotification(r.body).outcome)).toEqual(['pending', 'pending', 'success']);
 
   hook.received.length = 0;
   const failed = await withFault({ notifyFailure: true, notifyRepeat: 2 });
