@@ -53,7 +53,16 @@ const CELLS: Cell[] = [
   { name: 'slow body within the timeout', fault: { slowBodyMs: 300 }, outcome: 'ok', sent: 1 },
   { name: 'slow body past the timeout', fault: { slowBodyMs: 3000 }, outcome: 'timeout', sent: 1, timeoutSeconds: 1 },
   { name: 'blend id as a JSON number', fault: { blendIdAsNumber: true }, outcome: 'ok', sent: 1 },
+  { name: 'sparse successful answer', fault: { sparse: true }, outcome: 'ok', sent: 1 },
 ];
+
+/** Cells whose outcome carries a required wording, on every surface. */
+const SAYS: Partial<Record<string, RegExp>> = {
+  // The request went out: the task may exist (never "could not reach", which invites a paid resubmit).
+  'dropped connection': /task may exist/,
+};
+/** A sparse answer succeeds, and says what the answer lacked (blend's lacks nothing required by the spec). */
+const warnsOfGaps = (cell: Case) => cell.fault.sparse === true && cell.operation !== 'blend';
 const DEFAULT_TIMEOUT_S = 10;
 
 let dir: string;
@@ -115,10 +124,10 @@ function coreCall(url: string, operation: Operation, timeoutSeconds: number) {
         : client.blend({ base64Array: [red, blue] });
   return call
     .then(
-      (result) => ({ outcome: 'ok' as Outcome, result: result as { taskId?: string } }),
+      (result) => ({ outcome: 'ok' as Outcome, result: result as { taskId?: string; warnings: readonly string[] }, text: '' }),
       (error: MediaGatewayError) => {
         capture('core', String(error), error);
-        return { outcome: error.kind as Outcome, result: undefined };
+        return { outcome: error.kind as Outcome, result: undefined, text: `${error.message} ${error.hint}` };
       },
     )
     .finally(() => client.close());
@@ -131,6 +140,8 @@ describe.concurrent('core client', () => {
     const result = await runCell(cell, 0, (url) => coreCall(url, cell.operation, seconds(cell)));
     expect(result.outcome).toBe(cell.outcome);
     if (cell.fault.blendIdAsNumber && cell.operation === 'blend') expect(result.result?.taskId).toMatch(/^\d{17,}$/);
+    if (warnsOfGaps(cell)) expect(result.result?.warnings.join('\n')).toMatch(/the answer lacks/);
+    if (SAYS[cell.name]) expect(result.text).toMatch(SAYS[cell.name]!);
   });
 });
 
@@ -151,6 +162,8 @@ describe.concurrent('CLI', () => {
     expect(result.code, result.stderr).toBe(CLI_EXIT[cell.outcome]);
     if (cell.outcome === 'ok') expect(JSON.parse(result.stdout).operation).toBe(cell.operation);
     else expect(result.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+    if (warnsOfGaps(cell)) expect(result.stderr).toMatch(/warning: the answer lacks/);
+    if (SAYS[cell.name]) expect(result.stderr).toMatch(SAYS[cell.name]!);
   });
 });
 
@@ -181,5 +194,7 @@ describe.concurrent('Action', () => {
     expect(result.code, result.stdout).toBe(cell.outcome === 'ok' ? 0 : 1);
     expect(result.stdout).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
     if (cell.outcome === 'ok') expect(result.outputs.response).toBeTruthy();
+    if (warnsOfGaps(cell)) expect(result.stdout).toMatch(/::warning.*the answer lacks/);
+    if (SAYS[cell.name]) expect(result.stdout).toMatch(SAYS[cell.name]!);
   });
 });
