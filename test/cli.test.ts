@@ -4,13 +4,24 @@
  * what it refuses before sending, help, the npm script of the repository, and no key in anything printed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { imageToVideo, kebabCase, OPERATIONS, TASK_CREATED, textToVideo } from '@mediagw/core';
 import { type Emulator, startEmulator } from '@mediagw/emulator';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allOutput, assertBuilt, hookServer, runCli, SENTINEL, sampleFiles, startCli } from './helpers/cli.js';
+import {
+  allOutput,
+  assertBuilt,
+  hookServer,
+  REPO,
+  runCli,
+  runNpm,
+  SENTINEL,
+  sampleFiles,
+  startCli,
+  startNpm,
+} from './helpers/cli.js';
 
 const PROMPT = 'a red kite over green hills on a windy afternoon, slow pan';
 const BIG_SEED = '196619188014358660123'; // beyond 2^53: every digit must survive
@@ -634,5 +645,48 @@ describe('mediagw demo', () => {
 
     const again = await runCli(['demo', '--out', out], {}, files.dir);
     expect(again.code, again.stderr).toBe(0);
+  });
+});
+
+describe('npm run -s mediagw -- (the repository script)', () => {
+  it("resolves relative paths from the caller's folder, and shows hints in that form", async () => {
+    // A folder inside the repository that git ignores (npm finds the root's package.json from it).
+    const cache = join(REPO, 'node_modules', '.cache');
+    await mkdir(cache, { recursive: true });
+    const here = await mkdtemp(join(cache, 'mediagw-e2e-'));
+    try {
+      await writeFile(join(here, 'red.png'), await readFile(files.red));
+      const [saved, bad] = await Promise.all([
+        runNpm(['image-to-video', '--image', 'red.png', '--json'], env(), here),
+        runNpm(['text-to-video', '--prompt', PROMPT, '--output', 'out/clip.mp4', '--timeout', 'soon'], env(), here),
+      ]);
+      expect(saved.code, saved.stderr).toBe(0);
+      expect(JSON.parse(saved.stdout).operation).toBe('image-to-video');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('hint: Nothing was sent. See: npm run -s mediagw -- text-to-video --help');
+      const video = await runNpm(['text-to-video', '--prompt', PROMPT, '--output', 'out/clip.mp4'], env(), here);
+      expect(video.code, video.stderr).toBe(0);
+      expect((await readFile(join(here, 'out', 'clip.mp4'))).subarray(4, 8).toString('latin1')).toBe('ftyp');
+      await expect(stat(join(REPO, 'out'))).rejects.toThrow();
+    } finally {
+      await rm(here, { recursive: true, force: true });
+    }
+  });
+
+  it('kill $! (SIGTERM to npm) stops the emulator npm started', async () => {
+    const npm = await startNpm(['emulator', '--port', '0']);
+    try {
+      expect(npm.firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${npm.firstLine}/files/none`)).status).toBe(404);
+      npm.kill('SIGTERM');
+      // npm exits at once; its output closes only when the emulator (holding the same pipe) is gone.
+      const stopped = await Promise.race([npm.exited, new Promise((done) => setTimeout(done, 5000, undefined))]);
+      expect(stopped, 'the emulator outlived npm').toMatchObject({
+        stderr: expect.stringContaining('mediagw emulator stopped (SIGTERM)'),
+      });
+      await expect(fetch(`${npm.firstLine}/files/none`)).rejects.toThrow();
+    } finally {
+      npm.cleanup();
+    }
   });
 });
