@@ -1,6 +1,14 @@
 // The gateway to talk to: yours if MEDIAGW_BASE_URL and MEDIAGW_API_KEY are set, otherwise a local
 // emulator started for the example (no key, no network).
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmulator } from '@mediagw/emulator';
+
+/** A fresh temporary folder for what an example writes (sample images, downloads): never the folder you run it from. */
+export function exampleDir() {
+  return mkdtemp(join(tmpdir(), 'mediagw-example-'));
+}
 
 export async function withGateway(run) {
   if (process.env.MEDIAGW_BASE_URL) {

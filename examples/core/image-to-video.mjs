@@ -1,9 +1,10 @@
 // node examples/core/image-to-video.mjs [image]  — creates an image-to-video task (1.6, standard, 10 s).
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createClient } from '@mediagw/core';
-import { samplePng, withGateway } from './gateway.mjs';
+import { exampleDir, samplePng, withGateway } from './gateway.mjs';
 
-const image = process.argv[2] ?? 'sample.png';
+const image = process.argv[2] ?? join(await exampleDir(), 'sample.png');
 if (!process.argv[2]) await writeFile(image, samplePng());
 
 await withGateway(async ({ baseUrl, apiKey }) => {

@@ -1,6 +1,7 @@
-// node examples/core/text-to-video.mjs  — a finished video, downloaded next to you.
+// node examples/core/text-to-video.mjs  — a finished video, downloaded into a temporary folder (its path is printed).
+import { join } from 'node:path';
 import { createClient } from '@mediagw/core';
-import { withGateway } from './gateway.mjs';
+import { exampleDir, withGateway } from './gateway.mjs';
 
 await withGateway(async ({ baseUrl, apiKey }) => {
   const client = createClient({ baseUrl, apiKey });
@@ -11,7 +12,7 @@ await withGateway(async ({ baseUrl, apiKey }) => {
       guidance_scale: 7.5,
       seed: '196619188014358660', // every digit is kept, also above 2^53
     });
-    const file = await client.download(video.videoUrl, 'text-to-video.mp4');
+    const file = await client.download(video.videoUrl, join(await exampleDir(), 'text-to-video.mp4'));
     console.log(
       JSON.stringify({
         status: video.status,
