@@ -136,7 +136,8 @@ describe.concurrent('faults', () => {
       operation: 'text-to-video',
       extra: ['--timeout', '0.5'],
       code: 4,
-      message: /timed out \(total, 500 ms\)/,
+      message:
+        /timed out \(total, 500 ms\)\nhint: Raise the timeout \(--timeout or MEDIAGW_TIMEOUT\)\. The task may have been created/,
     },
     {
       name: 'a slow body beyond --timeout',

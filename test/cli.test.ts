@@ -412,9 +412,10 @@ describe.concurrent('exit 2: invalid input, nothing sent', () => {
   });
 
   it('--json on failure: exactly one JSON error object on stdout, the message on stderr', async () => {
-    const [bad, unknownFlag] = await Promise.all([
+    const [bad, unknownFlag, unknownCommand] = await Promise.all([
       runCli(['image-to-video', '--image', files.red, '--cfg', '0x5', '--json'], quietEnv()),
       runCli(['blend', '--image', files.red, '--jsno', '--json'], quietEnv()),
+      runCli(['blnd', '--json'], quietEnv()),
     ]);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toEqual({
@@ -429,6 +430,10 @@ describe.concurrent('exit 2: invalid input, nothing sent', () => {
     expect(bad.stdout.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/^mediagw: --cfg/);
     expect(JSON.parse(unknownFlag.stdout).error).toMatchObject({ kind: 'usage', exitCode: 2 });
+    expect(JSON.parse(unknownCommand.stdout).error).toMatchObject({
+      kind: 'usage',
+      message: expect.stringContaining('did you mean blend?'),
+    });
   });
 
   afterAll(() => {
@@ -530,6 +535,7 @@ describe.concurrent('exit 3 and 4: the gateway refused, or no answer', () => {
     });
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/could not reach the gateway at 127\.0\.0\.1:\d+ \(ECONNREFUSED\); nothing was sent/);
+    expect(run.stderr).toContain('hint: Nothing was sent. Check the base URL (--base-url or MEDIAGW_BASE_URL)');
   });
 
   it('--debug adds the stack trace', async () => {

@@ -4,10 +4,12 @@
  */
 import {
   type AnyOperation,
+  ConnectionError,
   DownloadError,
   GatewayError,
   kebabCase,
   MediaGatewayError,
+  TimeoutError,
   ValidationError,
 } from '@mediagw/core';
 import { envName, UsageError } from './args.js';
@@ -49,6 +51,12 @@ function hintOf(error: MediaGatewayError, op: AnyOperation | undefined): string 
   if (error.kind === 'unauthorized') {
     const header = op?.auth === 'secret-header' ? ` and the secret header name (${both('secretHeader')})` : '';
     return `Check the API key (${both('apiKey')})${header}.`;
+  }
+  if (error instanceof ConnectionError && !error.sent) {
+    return `Nothing was sent. Check the base URL (${both('baseUrl')}) and the network; the gateway may be down.`;
+  }
+  if (error instanceof TimeoutError && error.phase !== 'connect') {
+    return `Raise the timeout (${both('timeout')}). The task may have been created: check before submitting again.`;
   }
   if (error.kind === 'not-found' && op) {
     const routes = routeKeysOf(op).filter((k) => k !== 'secretHeader');

@@ -98,7 +98,8 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}, option
     const names = commands.map((c) => c.name);
     const guess = closest(first, names);
     const message = `unknown command "${first}"${guess ? ` (did you mean ${guess}?)` : ''}`;
-    return out.fail(new UsageError(message, `Commands: ${names.join(', ')}. See: ${prog} --help`));
+    const error = new UsageError(message, `Commands: ${names.join(', ')}. See: ${prog} --help`);
+    return out.fail(error, { json: rest.includes('--json') });
   }
   const specs = allOptions(command);
   // Before parsing succeeds, --json and --debug are read from the words themselves.
