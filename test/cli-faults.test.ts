@@ -5,14 +5,23 @@
  * the message a person reads, and what is (not) left on disk.
  */
 
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { OPERATIONS } from '@mediagw/core';
 import { type Fault, startEmulator } from '@mediagw/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, type Recorded, startRecordingServer } from '../packages/core/test/recording-server.js';
-import { allOutput, assertBuilt, hookServer, runCli, SENTINEL, sampleFiles, terminalControls } from './helpers/cli.js';
+import {
+  allOutput,
+  assertBuilt,
+  hookServer,
+  runCli,
+  SENTINEL,
+  sampleFiles,
+  spawnCli,
+  terminalControls,
+} from './helpers/cli.js';
 
 const PROMPT = 'a paper boat drifting down a rain-soaked street at dusk';
 let files: Awaited<ReturnType<typeof sampleFiles>>;
@@ -161,6 +170,22 @@ describe.concurrent('faults', () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr.trimEnd().split('\n').length).toBeLessThanOrEqual(2);
     expect(run.sent).toBe(1);
+  });
+
+  it('Ctrl+C while waiting for the answer: stopped at once, saying the task may exist', async () => {
+    const emu = await startEmulator({ port: 0, fault: { latencyMs: 20_000 } });
+    try {
+      const cli = spawnCli(ARGS['text-to-video'](), { MEDIAGW_BASE_URL: emu.url, MEDIAGW_API_KEY: SENTINEL });
+      await expect.poll(() => emu.count('text-to-video'), { timeout: 10_000 }).toBe(1);
+      cli.child.kill('SIGINT');
+      const run = await cli.done;
+      expect(run.code).toBe(4);
+      expect(run.stderr).toMatch(
+        /^mediagw: text-to-video was aborted\nhint: Stopped on request\. If the request had gone out, the task may exist/,
+      );
+    } finally {
+      await emu.close();
+    }
   });
 
   it('a dropped connection with --json: one error object that says the request was sent', async () => {
@@ -403,6 +428,31 @@ describe.concurrent('saving fails after the task exists: the result is printed, 
       expect(byEnv.code).toBe(5);
       expect(byEnv.stderr).toMatch(/more than 200000 bytes arrived/);
       expect([byFlag.left, byEnv.left]).toEqual([[], []]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Ctrl+C during the download: stopped, the result printed, no temporary file left', async () => {
+    const server = await videoGateway(forever);
+    const dir = join(files.dir, 'interrupted');
+    try {
+      const cli = spawnCli([...ARGS['text-to-video'](), '--output', join(dir, 'clip.mp4')], {
+        MEDIAGW_BASE_URL: server.url,
+        MEDIAGW_API_KEY: SENTINEL,
+      });
+      // The download is under way once its temporary file has grown.
+      const growing = async () => {
+        const part = (await readdir(dir).catch(() => [] as string[])).find((f) => f.endsWith('.part'));
+        return part ? (await stat(join(dir, part))).size : 0;
+      };
+      await expect.poll(growing, { timeout: 10_000 }).toBeGreaterThan(0);
+      cli.child.kill('SIGINT');
+      const run = await cli.done;
+      expect(run.code).toBe(5);
+      expect(run.stdout).toMatch(/^text-to-video: COMPLETED/);
+      expect(run.stderr).toMatch(/saving its result to .*clip\.mp4 failed: aborted by the caller/);
+      expect(await readdir(dir).catch(() => [])).toEqual([]);
     } finally {
       await server.close();
     }

@@ -42,14 +42,17 @@ export function runCli(
   env: Record<string, string> = {},
   cwd?: string | RunOptions,
 ): Promise<Run> {
-  const options = typeof cwd === 'string' ? { cwd } : (cwd ?? {});
-  return collect(
-    spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
+  return spawnCli(args, env, typeof cwd === 'string' ? { cwd } : cwd).done;
+}
+
+/** The CLI as a child process (to signal it while it runs), and its outcome. */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}, options: RunOptions = {}) {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { child, done: collect(child) };
 }
 
 /** The repository's root, where `npm run -s mediagw --` is defined. */

@@ -58,6 +58,8 @@ function hintOf(error: MediaGatewayError, op: AnyOperation | undefined): string 
   if (error instanceof TimeoutError && error.phase !== 'connect') {
     return `Raise the timeout (${both('timeout')}). The task may have been created: check before submitting again.`;
   }
+  if (error.kind === 'aborted')
+    return 'Stopped on request. If the request had gone out, the task may exist: check before submitting again.';
   if (error.kind === 'not-found' && op) {
     const routes = routeKeysOf(op).filter((k) => k !== 'secretHeader');
     return `Check the base URL (${both('baseUrl')}) and the route settings of ${op.name} (${routes.map((k) => `--${kebabCase(k)}`).join(', ')}).`;

@@ -32,7 +32,7 @@ export const EXIT_MEANINGS: readonly (readonly [number, string])[] = [
   [EXIT.gateway, 'the gateway refused or failed (HTTP error, failure envelope, unusable answer)'],
   [
     EXIT.noAnswer,
-    'no answer: the gateway could not be reached (nothing sent), or the connection broke or timed out after sending (the task may exist)',
+    'no answer: the gateway could not be reached (nothing sent), or the connection broke, timed out or was stopped (Ctrl+C) after sending (the task may exist)',
   ],
   [EXIT.notSaved, 'the operation succeeded, but saving its result (--output) failed; the result is printed'],
   [EXIT.internal, 'a bug in mediagw (run again with --debug and report it)'],

@@ -27,6 +27,7 @@ async function save(
   result: Result,
   output: OutputFile,
   connection: Connection,
+  signal: AbortSignal,
 ): Promise<{ saved?: DownloadResult; error?: unknown }> {
   const file = op.file?.(result);
   if (!file) {
@@ -41,7 +42,7 @@ async function save(
     return { error };
   }
   try {
-    const options = { expectedBytes: file.size, timeoutMs: connection.timeoutMs, operation: op.name };
+    const options = { expectedBytes: file.size, timeoutMs: connection.timeoutMs, operation: op.name, signal };
     return { saved: await connection.client.download(file.url, output, options) };
   } catch (error) {
     await output.discard();
@@ -49,9 +50,10 @@ async function save(
   }
 }
 
-function callOptions(op: AnyOperation, context: Context, connection: Connection) {
+function callOptions(op: AnyOperation, context: Context, connection: Connection, signal: AbortSignal) {
   const progress = uploadProgress(context.io.stderr, op.name);
   const options: CallOptions = {
+    signal,
     timeoutMs: connection.timeoutMs,
     onUploadProgress: progress.onUploadProgress,
     // Retry notices are for people (a terminal, or --debug): a pipeline's stderr holds only the error.
@@ -68,12 +70,15 @@ export async function runOperation(op: AnyOperation, values: Values, context: Co
   const { out } = context;
   const input = readInput(op, values);
   const connection = openConnection(values, context.io.env, op, out.prog);
+  // Ctrl+C or SIGTERM stops the call or the download cleanly: no temporary file is left behind.
+  const stop = new AbortController();
+  void context.io.untilStopped().then(() => stop.abort());
   try {
     const output =
       typeof values.output === 'string'
         ? await OutputFile.reserve(values.output, { overwrite: values.overwrite === true, names: OUTPUT_NAMES })
         : undefined;
-    const { options, progress } = callOptions(op, context, connection);
+    const { options, progress } = callOptions(op, context, connection, stop.signal);
     let result: Result;
     try {
       result = await connection.client.run(op, input as never, options);
@@ -84,7 +89,7 @@ export async function runOperation(op: AnyOperation, values: Values, context: Co
       progress.done();
     }
     for (const warning of result.warnings) out.warn(warning);
-    const { saved, error } = output ? await save(op, result, output, connection) : {};
+    const { saved, error } = output ? await save(op, result, output, connection, stop.signal) : {};
     const failed = error === undefined ? undefined : out.describe(error, { command: op.name, op });
     if (values.json === true) out.json({ ...jsonOf(op, result, saved), ...(failed ? { error: failed.json } : {}) });
     else out.out(...summaryLines(op, result, saved));
