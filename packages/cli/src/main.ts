@@ -46,15 +46,19 @@ export function invocation(env: NodeJS.ProcessEnv): string {
   return 'mediagw';
 }
 
-function untilSignal(): Promise<string> {
+function untilSignal(done?: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
-    const stop = (signal: string) => {
+    const off = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+    };
+    const stop = (signal: string) => {
+      off();
       resolve(signal);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    done?.addEventListener('abort', off, { once: true });
   });
 }
 

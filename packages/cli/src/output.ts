@@ -17,8 +17,11 @@ export interface Io {
   stdout: Stream;
   stderr: Stream;
   env: NodeJS.ProcessEnv;
-  /** Resolves with the signal name when the user asks to stop (SIGINT, SIGTERM). */
-  untilStopped: () => Promise<string>;
+  /**
+   * Resolves with the signal name when the user asks to stop (SIGINT, SIGTERM). Once `done` aborts,
+   * it stops listening (and never resolves).
+   */
+  untilStopped: (done?: AbortSignal) => Promise<string>;
 }
 
 /** What JSON.stringify leaves raw that a terminal may act on: DEL and C1 controls, line separators, bidi overrides. */

@@ -72,7 +72,8 @@ export async function runOperation(op: AnyOperation, values: Values, context: Co
   const connection = openConnection(values, context.io.env, op, out.prog);
   // Ctrl+C or SIGTERM stops the call or the download cleanly: no temporary file is left behind.
   const stop = new AbortController();
-  void context.io.untilStopped().then(() => stop.abort());
+  const finished = new AbortController();
+  void context.io.untilStopped(finished.signal).then(() => stop.abort());
   try {
     const output =
       typeof values.output === 'string'
@@ -97,6 +98,7 @@ export async function runOperation(op: AnyOperation, values: Values, context: Co
     out.report(error, failed, context.debug);
     return failed.code;
   } finally {
+    finished.abort();
     await connection.client.close();
   }
 }

@@ -86,6 +86,20 @@ describe('an operation from outside the core', () => {
     expect(plain.stdout.join('')).toMatch(/^echo: hi \(\d+ bytes\)\n$/);
   });
 
+  it('run in-process with the process signals, leaves no listener behind', async () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const { io } = capture(env());
+    for (let i = 0; i < 3; i++) {
+      const code = await main(
+        ['echo', '--text', 'hi', '--image', image],
+        { ...io, untilStopped: undefined },
+        { operations },
+      );
+      expect(code).toBe(EXIT.ok);
+    }
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  });
+
   it('refuses its own field rules before sending, naming its flags', async () => {
     const before = emulator.count('echo');
     const c = capture(env());
