@@ -80,8 +80,8 @@ export const SETTINGS = {
 const setting = (key: keyof typeof SETTINGS, value: string) =>
   settingOption(SETTINGS[key], { env: envName(key), value });
 
-/** The connection flags of an operation (every route setting when none is given). */
-export function connectionOptions(op?: AnyOperation): OptionSpecs {
+/** The connection flags of an operation: base URL, key, the route settings it uses, timeout, retries (and the download cap). */
+export function connectionOptions(op: AnyOperation): OptionSpecs {
   return {
     'base-url': {
       type: 'string',
@@ -95,10 +95,10 @@ export function connectionOptions(op?: AnyOperation): OptionSpecs {
       env: envName('apiKey'),
       help: 'required: the gateway API key (prefer the variable: flags show in process lists)',
     },
-    ...routeOptions(op ? routeKeysOf(op) : ROUTE_KEYS),
+    ...routeOptions(routeKeysOf(op)),
     timeout: setting('timeout', 'SECONDS'),
     retries: setting('retries', 'N'),
-    ...(op?.file ? { 'max-download': setting('maxDownload', 'BYTES') } : {}),
+    ...(op.file ? { 'max-download': setting('maxDownload', 'BYTES') } : {}),
   };
 }
 
