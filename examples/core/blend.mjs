@@ -1,13 +1,14 @@
 // node examples/core/blend.mjs [image ...]  — submits a blend; the task id keeps every digit.
 import './node-24.mjs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createClient, ValidationError } from '@mediagw/core';
-import { OUTPUT, samplePng, withGateway } from './gateway.mjs';
+import { exampleDir, samplePng, withGateway } from './gateway.mjs';
 
 let images = process.argv.slice(2);
 if (images.length === 0) {
-  await mkdir(OUTPUT, { recursive: true });
-  images = [`${OUTPUT}/blend-a.png`, `${OUTPUT}/blend-b.png`];
+  const dir = await exampleDir();
+  images = [join(dir, 'blend-a.png'), join(dir, 'blend-b.png')];
   await writeFile(images[0], samplePng(64, 64, 1));
   await writeFile(images[1], samplePng(64, 64, 2));
 }

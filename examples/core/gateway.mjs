@@ -1,9 +1,14 @@
 // The gateway to talk to: yours if MEDIAGW_BASE_URL and MEDIAGW_API_KEY are set, otherwise a local
 // emulator started for the example (no key, no network).
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmulator } from '@mediagw/emulator';
 
-/** Where the examples write what they make: a folder of its own (git ignores it), never over your files. */
-export const OUTPUT = 'mediagw-example-output';
+/** A fresh temporary folder for what an example writes (sample images, downloads): never the folder you run it from. */
+export function exampleDir() {
+  return mkdtemp(join(tmpdir(), 'mediagw-example-'));
+}
 
 export async function withGateway(run) {
   if (process.env.MEDIAGW_BASE_URL) {

@@ -1,14 +1,12 @@
 // node examples/core/image-to-video.mjs [image]  — creates an image-to-video task (1.6, standard, 10 s).
 import './node-24.mjs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createClient } from '@mediagw/core';
-import { OUTPUT, samplePng, withGateway } from './gateway.mjs';
+import { exampleDir, samplePng, withGateway } from './gateway.mjs';
 
-const image = process.argv[2] ?? `${OUTPUT}/sample.png`;
-if (!process.argv[2]) {
-  await mkdir(OUTPUT, { recursive: true });
-  await writeFile(image, samplePng());
-}
+const image = process.argv[2] ?? join(await exampleDir(), 'sample.png');
+if (!process.argv[2]) await writeFile(image, samplePng());
 
 await withGateway(async ({ baseUrl, apiKey }) => {
   const client = createClient({ baseUrl, apiKey });

@@ -1,7 +1,8 @@
-// node examples/core/text-to-video.mjs  — a finished video, downloaded next to you.
+// node examples/core/text-to-video.mjs  — a finished video, downloaded into a temporary folder (its path is printed).
 import './node-24.mjs';
+import { join } from 'node:path';
 import { createClient } from '@mediagw/core';
-import { OUTPUT, withGateway } from './gateway.mjs';
+import { exampleDir, withGateway } from './gateway.mjs';
 
 await withGateway(async ({ baseUrl, apiKey }) => {
   const client = createClient({ baseUrl, apiKey });
@@ -12,8 +13,7 @@ await withGateway(async ({ baseUrl, apiKey }) => {
       guidance_scale: 7.5,
       seed: '196619188014358660', // every digit is kept, also above 2^53
     });
-    // The file is reserved before anything is fetched; overwrite: true replaces an earlier run's.
-    const file = await client.download(video.videoUrl, `${OUTPUT}/text-to-video.mp4`, { overwrite: true });
+    const file = await client.download(video.videoUrl, join(await exampleDir(), 'text-to-video.mp4'));
     console.log(
       JSON.stringify({
         status: video.status,

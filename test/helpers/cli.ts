@@ -31,19 +31,52 @@ export interface Run {
   stderr: string;
 }
 
-export function runCli(args: readonly string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
+export interface RunOptions {
+  cwd?: string;
+  /** Flags for node itself, before the CLI (`--import` of module hooks). */
+  nodeArgs?: readonly string[];
+}
+
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd?: string | RunOptions,
+): Promise<Run> {
+  return spawnCli(args, env, typeof cwd === 'string' ? { cwd } : cwd).done;
+}
+
+/** The CLI as a child process (to signal it while it runs), and its outcome. */
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}, options: RunOptions = {}) {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return { child, done: collect(child) };
+}
+
+/** The repository's root, where `npm run -s mediagw --` is defined. */
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** `npm run -s mediagw -- <args>` from `cwd` (a folder inside the repository), as a user in a shell. */
+export function runNpm(args: readonly string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  return collect(
+    spawn('npm', ['run', '-s', 'mediagw', '--', ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    }),
+  );
+}
+
+function collect(child: ChildProcess): Promise<Run> {
+  return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
     child.on('error', reject);
@@ -56,11 +89,41 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
 }
 
 /** A long-running command (the emulator): its first stdout line, then a way to stop it. */
-export async function startCli(args: readonly string[], env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+export function startCli(args: readonly string[], env: Record<string, string> = {}) {
+  return started(
+    spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/**
+ * `npm run -s mediagw -- <args>` from the repository, long-running, in a process group of its own
+ * (`kill()` signals npm alone, as `kill $!` does; `cleanup()` ends the whole group it started).
+ */
+export async function startNpm(args: readonly string[]) {
+  const child = spawn('npm', ['run', '-s', 'mediagw', '--', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    cwd: REPO,
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const run = await started(child);
+  return {
+    ...run,
+    kill: (signal: NodeJS.Signals) => child.kill(signal),
+    cleanup: () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+    },
+  };
+}
+
+async function started(child: ChildProcess) {
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -82,11 +145,27 @@ export async function startCli(args: readonly string[], env: Record<string, stri
   });
   return {
     firstLine,
+    exited,
     stop: (signal: NodeJS.Signals) => {
       child.kill(signal);
       return exited;
     },
   };
+}
+
+/** Characters a terminal acts on (C0 but LF, DEL, C1, line separators, bidi overrides), as code points. */
+export function terminalControls(text: string): number[] {
+  return [...text]
+    .map((c) => c.codePointAt(0)!)
+    .filter(
+      (n) =>
+        (n < 0x20 && n !== 0x0a) ||
+        (n >= 0x7f && n <= 0x9f) ||
+        n === 0x2028 ||
+        n === 0x2029 ||
+        (n >= 0x202a && n <= 0x202e) ||
+        (n >= 0x2066 && n <= 0x2069),
+    );
 }
 
 /** A real PNG, drawn with pngjs. */

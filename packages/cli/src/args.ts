@@ -1,8 +1,10 @@
 /**
  * Command-line parsing on `node:util` parseArgs: strict, no dependency, and the same parser Node
- * itself maintains. This module turns its errors into plain usage messages and reads numbers.
+ * itself maintains. This module turns its errors into plain usage messages, lets a negative number
+ * be a value (`--seed -1`), and names environment variables by the one spelling rule.
  */
 import { parseArgs } from 'node:util';
+import { kebabCase } from '@mediagw/core';
 
 /** Bad command line or input: exit 2, nothing was sent. */
 export class UsageError extends Error {
@@ -32,15 +34,7 @@ export interface OptionSpec {
 export type OptionSpecs = Record<string, OptionSpec>;
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
-/** `notifyHook` -> `notify-hook`, `num_inference_steps` -> `num-inference-steps`. The one spelling rule. */
-export function kebabCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .replace(/_/g, '-')
-    .toLowerCase();
-}
-
-/** `videoVendor` -> `MEDIAGW_VIDEO_VENDOR`. */
+/** `videoVendor` -> `MEDIAGW_VIDEO_VENDOR`: the prefix, then the core's spelling rule in upper snake case. */
 export function envName(name: string): string {
   return `MEDIAGW_${kebabCase(name).replace(/-/g, '_').toUpperCase()}`;
 }
@@ -70,8 +64,30 @@ export function closest(unknown: string, known: readonly string[]): string | und
   return best;
 }
 
+const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/;
+
+/**
+ * parseArgs calls `--seed -1` ambiguous (the value looks like a flag). A negative number after a
+ * string option is that option's value: written as `--seed=-1`, which parseArgs reads plainly.
+ * Nothing after `--` is touched.
+ */
+export function joinNegativeValues(argv: readonly string[], specs: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    const spec = arg.startsWith('--') && !arg.includes('=') ? specs[arg.slice(2)] : undefined;
+    if (spec?.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Parses `argv` against `specs`; parse failures become UsageErrors naming the flag. */
-export function parseOptions(argv: readonly string[], specs: OptionSpecs, helpCommand: string): Values {
+export function parseOptions(argv: readonly string[], specs: OptionSpecs, see: string): Values {
   const options = Object.fromEntries(
     Object.entries(specs).map(([name, spec]) => [
       name,
@@ -80,7 +96,7 @@ export function parseOptions(argv: readonly string[], specs: OptionSpecs, helpCo
   );
   try {
     const { values, tokens } = parseArgs({
-      args: [...argv],
+      args: joinNegativeValues(argv, specs),
       options,
       strict: true,
       allowPositionals: false,
@@ -91,7 +107,7 @@ export function parseOptions(argv: readonly string[], specs: OptionSpecs, helpCo
     for (const token of tokens) if (token.kind === 'option') seen.set(token.name, (seen.get(token.name) ?? 0) + 1);
     for (const [name, count] of seen) {
       if (count > 1 && !specs[name]?.multiple && specs[name]?.type === 'string') {
-        throw new UsageError(`--${name} is given ${count} times; it takes one value`, `See: ${helpCommand} --help`);
+        throw new UsageError(`--${name} is given ${count} times; it takes one value`, see);
       }
     }
     return values as Values;
@@ -99,7 +115,6 @@ export function parseOptions(argv: readonly string[], specs: OptionSpecs, helpCo
     if (error instanceof UsageError) throw error;
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
-    const see = `See: ${helpCommand} --help`;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /'([^']+)'/.exec(message)?.[1] ?? message;
       const guess = closest(flag.replace(/^-+/, '').split('=')[0] ?? '', Object.keys(specs));
@@ -128,17 +143,4 @@ export function flagOrEnv(values: Values, name: string, spec: OptionSpec, env: N
 /** Where a value came from, for messages: `--timeout` or `MEDIAGW_TIMEOUT`. */
 export function sourceOf(values: Values, name: string, spec: OptionSpec): string {
   return typeof values[name] === 'string' || !spec.env ? `--${name}` : spec.env;
-}
-
-/** A number with an error that names the flag. */
-export function parseNumber(text: string, label: string, rule?: { integer?: boolean; min?: number }): number {
-  const trimmed = text.trim();
-  const n = trimmed === '' ? Number.NaN : Number(trimmed);
-  const what = rule?.integer ? 'a whole number' : 'a number';
-  if (!Number.isFinite(n)) throw new UsageError(`${label}: "${text}" is not ${what}`);
-  if (rule?.integer && !Number.isInteger(n)) throw new UsageError(`${label}: "${text}" is not ${what}`);
-  if (rule?.min !== undefined && n < rule.min) {
-    throw new UsageError(`${label}: ${text} is too small; allowed: ${rule.min} or more`);
-  }
-  return n;
 }

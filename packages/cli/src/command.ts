@@ -1,4 +1,5 @@
 /** What a subcommand is: its options (for parsing and help) and what it does. */
+import type { AnyOperation } from '@mediagw/core';
 import type { OptionSpecs, Values } from './args.js';
 import type { Io, Output } from './output.js';
 
@@ -22,9 +23,12 @@ export interface Command {
   /** A few sentences for `--help`. */
   description: string;
   sections: OptionSection[];
+  /** Written with `mediagw`; help shows them in the form the user runs. */
   examples: string[];
   /** Whether it calls the gateway (its input errors then say that nothing was sent). */
   callsGateway: boolean;
+  /** The operation it runs, if it is an operation command. */
+  op?: AnyOperation;
   run(values: Values, context: Context): Promise<number>;
 }
 

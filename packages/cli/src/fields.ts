@@ -1,80 +1,91 @@
 /**
- * Operation flags, derived from the core's schemas: one flag per wire field, in kebab-case.
- * Nothing here names a field, a range or an enum value: the kind of each flag (text or number),
- * whether it is required and the rule shown in `--help` all come from asking the schema itself.
+ * Flags from an operation's descriptor: one per field (`--kebab-case` of the wire name, by the
+ * core's rule), its placeholder from the field's kind, its help from the field's description and
+ * the core's `ruleOf`; `--image` from the images spec. Text is read the core's one way
+ * (`fieldsFromText`: decimal numbers only, digits kept), then judged by the operation's schema.
  */
-import { kebabCase, type OptionSpecs, parseNumber, UsageError, type Values } from './args.js';
+import {
+  type AnyOperation,
+  type FieldSpec,
+  fieldsFromText,
+  fromText,
+  kebabCase,
+  ruleOf,
+  schemaOf,
+  ValidationError,
+  validate,
+} from '@mediagw/core';
+import type { OptionSpecs, Values } from './args.js';
 
-interface ParseOutcome {
-  success: boolean;
-  error?: { issues: readonly { code: string; message: string }[] } | undefined;
-}
-/** What the CLI needs of a zod schema: `safeParse` (its public API), nothing internal. */
-export interface FieldSchema {
-  safeParse(value: unknown): ParseOutcome;
-}
-export interface ObjectSchema {
-  shape: Record<string, FieldSchema>;
-}
+const PLACEHOLDER: Record<FieldSpec['kind'], string> = {
+  text: 'TEXT',
+  number: 'NUMBER',
+  integer: 'N',
+  digits: 'N',
+  choice: 'CHOICE',
+  url: 'URL',
+  segment: 'SEGMENT',
+};
 
-export interface FieldFlag {
-  /** The wire name (`num_inference_steps`). */
-  wire: string;
-  /** The flag (`num-inference-steps`). */
-  flag: string;
-  /** Numbers are parsed here; text and exact-digit integers (`seed`, any size) pass as given. */
-  kind: 'text' | 'number' | 'digits';
-  required: boolean;
-  /** The rule the core enforces, in its own words (`an integer from 1 to 50`). */
-  rule: string;
-}
+/** The value placeholder of a field's flag, by its kind. */
+export const placeholderOf = (spec: FieldSpec) => PLACEHOLDER[spec.kind];
 
-const firstMessage = (outcome: ParseOutcome) => outcome.error?.issues[0]?.message ?? '';
-
-/** The schema's own rule, read from its message for a value of the wrong kind. */
-function ruleOf(schema: FieldSchema, kind: 'text' | 'number'): string {
-  const message = firstMessage(schema.safeParse(kind === 'number' ? Number.NaN : null));
-  const allowed = message.indexOf('allowed: ');
-  if (allowed >= 0) return message.slice(allowed);
-  return message.replace(/^(must be|is required:)\s*/, '');
+/** The help line of a field: what it is for, then what it allows (`more steps: ...; an integer from 1 to 50`). */
+export function fieldHelp(spec: FieldSpec): string {
+  return `${spec.required ? 'required: ' : ''}${spec.description}; ${ruleOf(spec)}`;
 }
 
-export function fieldFlags(schema: ObjectSchema): FieldFlag[] {
-  return Object.entries(schema.shape).map(([wire, field]) => {
-    // A field that refuses text for its type (not for its content) wants a number.
-    const asText = field.safeParse('');
-    const typed = asText.error?.issues.some((i) => i.code === 'invalid_type') ? 'number' : 'text';
-    // Text that a number also satisfies is an integer, kept as the digits given (a seed beyond 2^53).
-    const digits = typed === 'text' && field.safeParse(1).success;
-    const required = !field.safeParse(undefined).success;
-    const rule = `${ruleOf(field, typed)}${digits ? ', kept as exact digits' : ''}`;
-    return { wire, flag: kebabCase(wire), kind: digits ? 'digits' : typed, required, rule };
-  });
+/** A setting of the CLI's own (a timeout, a port) declared like a field, for one way of reading text. */
+export function settingOption(spec: FieldSpec, extra: { env?: string; value?: string } = {}) {
+  return { type: 'string', value: placeholderOf(spec), help: fieldHelp(spec), ...extra } as const;
 }
 
-export function fieldOptions(flags: readonly FieldFlag[]): OptionSpecs {
-  return Object.fromEntries(
-    flags.map((f) => [
-      f.flag,
-      {
-        type: 'string',
-        value: f.kind === 'text' ? 'TEXT' : 'N',
-        help: `${f.required ? 'required; ' : ''}${f.rule}`,
-      },
-    ]),
-  );
-}
+/** The flag of an operation's field, by wire name. */
+export const flagName = (wire: string) => kebabCase(wire);
 
-/** The flags' values as wire fields (only those given); numbers parsed with errors naming the flag. */
-export function readFields(flags: readonly FieldFlag[], values: Values): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  for (const f of flags) {
-    const value = values[f.flag];
-    if (typeof value !== 'string') {
-      if (f.required) throw new UsageError(`--${f.flag} is required: ${f.rule}`);
-      continue;
-    }
-    out[f.wire] = f.kind === 'number' ? parseNumber(value, `--${f.flag}`) : value;
+/** `--image` (repeatable where the operation takes many), then one flag per field. */
+export function fieldOptions(op: AnyOperation): OptionSpecs {
+  const options: OptionSpecs = {};
+  if (op.images) {
+    const many = op.images.many;
+    options.image = {
+      type: 'string',
+      multiple: many,
+      value: 'PATH',
+      help: `required: ${op.images.description}${many ? '; repeat the flag for each image' : ''}`,
+    };
   }
-  return out;
+  for (const [wire, spec] of Object.entries(op.fields)) {
+    options[flagName(wire)] = { type: 'string', value: placeholderOf(spec), help: fieldHelp(spec) };
+  }
+  return options;
+}
+
+/**
+ * The operation's input from the flags: fields read from text and checked by the operation's
+ * schema (a ValidationError naming each bad field by its wire name), images as the paths given.
+ */
+export function readInput(op: AnyOperation, values: Values): Record<string, unknown> {
+  const texts: Record<string, string> = {};
+  for (const wire of Object.keys(op.fields)) {
+    const value = values[flagName(wire)];
+    if (typeof value === 'string') texts[wire] = value;
+  }
+  const { values: read, issues } = fieldsFromText(op, texts);
+  const input = { ...validate(op.schema, read, op.name, issues) } as Record<string, unknown>;
+  for (const key of Object.keys(input)) if (input[key] === undefined) delete input[key];
+  if (op.images) {
+    const image = values.image;
+    if (image !== undefined) input[op.images.field] = image;
+  }
+  return input;
+}
+
+/** A value of a setting read as the core reads field text; the error names where it came from. */
+export function readSetting<T = number>(spec: FieldSpec, text: string, label: string): T {
+  const read = fromText(spec, text);
+  const checked = 'value' in read ? schemaOf(spec).safeParse(read.value) : undefined;
+  if (checked?.success) return checked.data as T;
+  const message = 'message' in read ? read.message : (checked?.error?.issues[0]?.message ?? 'is not allowed');
+  throw new ValidationError([{ field: label, message }]);
 }

@@ -1,45 +1,70 @@
 /** The `mediagw` entry: picks the command, parses its flags, runs it, maps failures to exit codes. */
 import { readFileSync } from 'node:fs';
+import { OPERATIONS, type Operations } from '@mediagw/core';
 import { closest, parseOptions, UsageError } from './args.js';
 import { allOptions, type Command } from './command.js';
-import { blendCommand } from './commands/blend.js';
 import { demoCommand } from './commands/demo.js';
 import { emulatorCommand } from './commands/emulator.js';
-import { imageToVideoCommand } from './commands/image-to-video.js';
-import { textToVideoCommand } from './commands/text-to-video.js';
-import { connectionOptions } from './connection.js';
+import { API_KEY_ENV } from './connection.js';
 import { EXIT } from './exit-codes.js';
 import { commandHelp, mainHelp } from './help.js';
+import { operationCommand } from './operation.js';
 import { type Io, Output } from './output.js';
 
-export const COMMANDS: readonly Command[] = [
-  imageToVideoCommand,
-  textToVideoCommand,
-  blendCommand,
-  emulatorCommand,
-  demoCommand,
-];
+export interface MainOptions {
+  /** The operations offered as commands (default: the core's OPERATIONS); a caller may add its own. */
+  operations?: Operations;
+}
+
+/** The commands: one per operation, then the emulator and the demo. */
+export function commandsFor(operations: Operations = OPERATIONS): Command[] {
+  const commands = [...operations.map(operationCommand), emulatorCommand, demoCommand];
+  const names = commands.map((c) => c.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new Error(`two commands are named ${twice}`);
+  return commands;
+}
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-function untilSignal(): Promise<string> {
+/** How the user runs the CLI, for hints: through the repository's npm script, or as the installed `mediagw`. */
+export function invocation(env: NodeJS.ProcessEnv): string {
+  const viaScript = 'npm run -s mediagw --';
+  if (env.npm_lifecycle_event === 'mediagw') return viaScript;
+  // Another script of a package that has a `mediagw` script (`npm run demo` here): suggest that script.
+  if (env.npm_package_json) {
+    try {
+      const pkg = JSON.parse(readFileSync(env.npm_package_json, 'utf8')) as { scripts?: Record<string, string> };
+      if (pkg.scripts?.mediagw) return viaScript;
+    } catch {
+      // Unreadable: the plain form.
+    }
+  }
+  return 'mediagw';
+}
+
+function untilSignal(done?: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
-    const stop = (signal: string) => {
+    const off = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+    };
+    const stop = (signal: string) => {
+      off();
       resolve(signal);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    done?.addEventListener('abort', off, { once: true });
   });
 }
 
 /** Every key the command line or environment carries, known before parsing so nothing can echo it. */
 function secretsIn(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const secrets = [env[connectionOptions['api-key']!.env!] ?? ''];
+  const secrets = [env[API_KEY_ENV] ?? ''];
   argv.forEach((arg, i) => {
     if (arg === '--api-key') secrets.push(argv[i + 1] ?? '');
     else if (arg.startsWith('--api-key=')) secrets.push(arg.slice('--api-key='.length));
@@ -47,54 +72,57 @@ function secretsIn(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   return secrets.filter(Boolean);
 }
 
-export async function main(argv: readonly string[], io: Partial<Io> = {}): Promise<number> {
+export async function main(argv: readonly string[], io: Partial<Io> = {}, options: MainOptions = {}): Promise<number> {
   const streams: Io = {
     stdout: io.stdout ?? process.stdout,
     stderr: io.stderr ?? process.stderr,
     env: io.env ?? process.env,
     untilStopped: io.untilStopped ?? untilSignal,
   };
-  const out = new Output(streams, secretsIn(argv, streams.env));
+  const prog = invocation(streams.env);
+  const out = new Output(streams, secretsIn(argv, streams.env), prog);
+  const commands = commandsFor(options.operations);
   const [first, ...rest] = argv;
 
   if (first === undefined) {
-    out.err(mainHelp(COMMANDS, version()));
+    out.errText(mainHelp(commands, version(), prog));
     return EXIT.usage;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = COMMANDS.find((c) => c.name === rest[0]);
-    out.out(topic ? commandHelp(topic) : mainHelp(COMMANDS, version()));
+    const topic = commands.find((c) => c.name === rest[0]);
+    out.outText(topic ? commandHelp(topic, prog) : mainHelp(commands, version(), prog));
     return EXIT.ok;
   }
   if (first === '--version') {
     out.out(version());
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === first);
+  const command = commands.find((c) => c.name === first);
   if (!command) {
-    const guess = closest(
-      first,
-      COMMANDS.map((c) => c.name),
-    );
+    const names = commands.map((c) => c.name);
+    const guess = closest(first, names);
     const message = `unknown command "${first}"${guess ? ` (did you mean ${guess}?)` : ''}`;
-    return out.fail(
-      new UsageError(message, `Commands: ${COMMANDS.map((c) => c.name).join(', ')}. See: mediagw --help`),
-    );
+    const error = new UsageError(message, `Commands: ${names.join(', ')}. See: ${prog} --help`);
+    return out.fail(error, { json: rest.includes('--json') });
   }
+  const specs = allOptions(command);
+  // Before parsing succeeds, --json and --debug are read from the words themselves.
+  const context = { command: command.name, callsGateway: command.callsGateway, op: command.op };
+  const asked = (flag: string) => specs[flag] !== undefined && rest.includes(`--${flag}`);
   let values: ReturnType<typeof parseOptions>;
   try {
-    values = parseOptions(rest, allOptions(command), `mediagw ${command.name}`);
+    values = parseOptions(rest, specs, `See: ${prog} ${command.name} --help`);
   } catch (error) {
-    return out.fail(error, { command, debug: rest.includes('--debug') });
+    return out.fail(error, { ...context, debug: asked('debug'), json: asked('json') });
   }
   if (values.help === true) {
-    out.out(commandHelp(command));
+    out.outText(commandHelp(command, prog));
     return EXIT.ok;
   }
   const debug = values.debug === true;
   try {
     return await command.run(values, { io: streams, out, debug });
   } catch (error) {
-    return out.fail(error, { command, debug });
+    return out.fail(error, { ...context, debug, json: values.json === true });
   }
 }

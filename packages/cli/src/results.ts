@@ -1,58 +1,26 @@
 /**
- * The `--json` objects and human summaries of each operation, shared by the commands and the demo
- * (the demo saves the very objects `--json` prints).
+ * The `--json` object and the human summary of any operation's result, from its descriptor: the
+ * outputs it declares, the warnings, the answer as parsed, and where the file was saved. The demo
+ * saves the very objects `--json` prints.
  */
-import type { BlendResult, DownloadResult, ImageToVideoResult, TextToVideoResult } from '@mediagw/core';
+import { type AnyOperation, type DownloadResult, outputsOf, type Result, summaryOf } from '@mediagw/core';
 
-export function imageToVideoJson(result: ImageToVideoResult) {
-  return { operation: result.operation, taskId: result.taskId, status: result.status, response: result.response };
-}
-
-export function imageToVideoSummary(result: ImageToVideoResult): string[] {
-  const { limit, remaining, type } = result.quota;
-  return [
-    `image-to-video: task ${result.taskId} created (status ${result.status})`,
-    `  quota: ${remaining} of ${limit} left (${type})`,
-  ];
-}
-
-export function textToVideoJson(result: TextToVideoResult, saved?: DownloadResult) {
+/**
+ * `{ operation, <each declared output>, warnings, response, output? }`. Every declared output is
+ * present: null when the answer did not carry it (a warning then says so), so the shape is fixed.
+ */
+export function jsonOf(op: AnyOperation, result: Result, saved?: DownloadResult): Record<string, unknown> {
+  const values = outputsOf(op, result);
   return {
-    operation: result.operation,
-    status: result.status,
-    videoUrl: result.videoUrl,
-    contentType: result.contentType,
-    fileSize: result.fileSize,
-    seed: result.seed,
-    requestId: result.requestId,
+    operation: op.name,
+    ...Object.fromEntries(op.outputs.map((o) => [o.name, values[o.name] ?? null])),
+    warnings: result.warnings,
     response: result.response,
     ...(saved ? { output: { path: saved.path, bytes: saved.bytes } } : {}),
   };
 }
 
-export function textToVideoSummary(result: TextToVideoResult, saved?: DownloadResult): string[] {
-  return [
-    `text-to-video: ${result.status}`,
-    `  video: ${result.videoUrl} (${result.contentType}, ${result.fileSize} bytes)`,
-    `  seed: ${result.seed}`,
-    `  request id: ${result.requestId}`,
-    ...(saved ? [`  saved to: ${saved.path} (${saved.bytes} bytes)`] : []),
-  ];
-}
-
-export function blendJson(result: BlendResult) {
-  // The spec marks the task id optional; null says "the gateway sent none" (a warning says it too).
-  return {
-    operation: result.operation,
-    taskId: result.taskId ?? null,
-    status: result.status,
-    response: result.response,
-  };
-}
-
-export function blendSummary(result: BlendResult): string[] {
-  return [
-    `blend: accepted (code ${result.status}), task ${result.taskId ?? '(none given)'}`,
-    ...(result.description ? [`  ${result.description}`] : []),
-  ];
+/** The summary lines (plain text: the gateway's values in them are data), and where the file went. */
+export function summaryLines(op: AnyOperation, result: Result, saved?: DownloadResult): string[] {
+  return [...summaryOf(op, result), ...(saved ? [`  saved to: ${saved.path} (${saved.bytes} bytes)`] : [])];
 }

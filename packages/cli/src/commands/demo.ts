@@ -5,12 +5,13 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { createClient, stringifyExact } from '@mediagw/core';
+import { blend, createClient, imageToVideo, stringifyExact, textToVideo } from '@mediagw/core';
 import type { OptionSpecs } from '../args.js';
 import { type Command, commonOptions } from '../command.js';
 import { startReceiver } from '../demo/notify-receiver.js';
 import { sampleImages } from '../demo/sample-images.js';
-import { blendJson, imageToVideoJson, textToVideoJson } from '../results.js';
+import { loadEmulator } from '../emulator-module.js';
+import { jsonOf } from '../results.js';
 
 /** The emulator accepts any non-empty key; this one only shows where a real key would go. */
 const DEMO_KEY = 'demo-key';
@@ -46,12 +47,13 @@ export const demoCommand: Command = {
   examples: ['mediagw demo', 'mediagw demo --out /tmp/mediagw-demo'],
   callsGateway: false,
   async run(values, context) {
+    const prog = context.out.prog;
     const outDir = resolve(typeof values.out === 'string' ? values.out : 'demo-output');
     const shown = (name: string) => relative(process.cwd(), join(outDir, name)) || '.';
     const save = (name: string, value: unknown) => writeFile(join(outDir, name), `${stringifyExact(value, 2)}\n`);
     await mkdir(outDir, { recursive: true });
     // Loaded on demand: the server stack is not needed by the gateway commands.
-    const { startEmulator } = await import('@mediagw/emulator');
+    const { startEmulator } = await loadEmulator('demo');
 
     const emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
     const receiver = await startReceiver();
@@ -67,7 +69,7 @@ export const demoCommand: Command = {
         aspect_ratio: '16:9',
         cfg: 0.5,
       });
-      await save(ANSWER.imageToVideo, imageToVideoJson(i2v));
+      await save(ANSWER.imageToVideo, jsonOf(imageToVideo, i2v));
       rows.push(['image-to-video', `task ${i2v.taskId} created (status ${i2v.status})`, shown(ANSWER.imageToVideo)]);
 
       const t2v = await client.textToVideo({
@@ -76,8 +78,12 @@ export const demoCommand: Command = {
         guidance_scale: 6,
         seed: DEMO_SEED,
       });
-      const video = await client.download(t2v.videoUrl, join(outDir, 'video.mp4'));
-      await save(ANSWER.textToVideo, textToVideoJson(t2v, video));
+      // The demo writes into the same folder every run: replacing its own files is the point.
+      const video = await client.download(t2v.videoUrl, join(outDir, 'video.mp4'), {
+        expectedBytes: t2v.fileSize,
+        overwrite: true,
+      });
+      await save(ANSWER.textToVideo, jsonOf(textToVideo, t2v, video));
       rows.push([
         'text-to-video',
         `${t2v.status}: ${t2v.contentType}, ${video.bytes} bytes, seed ${t2v.seed}`,
@@ -89,11 +95,11 @@ export const demoCommand: Command = {
         notifyHook: receiver.url,
         state: 'mediagw-demo',
       });
-      await save(ANSWER.blend, blendJson(blended));
+      await save(ANSWER.blend, jsonOf(blend, blended));
       const notification = (await receiver.first(15_000)) as { imageUrl?: unknown };
       await save(ANSWER.notification, notification);
       if (typeof notification.imageUrl !== 'string') throw new Error('the blend notification carries no imageUrl');
-      const image = await client.download(notification.imageUrl, join(outDir, 'blended.png'));
+      const image = await client.download(notification.imageUrl, join(outDir, 'blended.png'), { overwrite: true });
       rows.push([
         'blend',
         `task ${blended.taskId} accepted, notifyHook called: ${image.bytes}-byte image`,
@@ -105,16 +111,16 @@ export const demoCommand: Command = {
       await emulator.close();
     }
     context.out.out(
-      [
+      ...[
         `mediagw demo: a local emulator (${emulator.url}), no network, no key`,
         '',
         ...table(rows),
         '',
         `Also in ${shown('')}/: the JSON answers (${Object.values(ANSWER).join(', ')}) and the input images.`,
-        // Inside this repository the bin is not on PATH; `npm run -s mediagw --` runs it on Node 24.
-        'Next: npm run -s mediagw -- emulator --port 8787 in one terminal, then the commands of',
-        '      npm run -s mediagw -- --help in another (mediagw ... once the CLI is installed).',
-      ].join('\n'),
+        // In the form the user runs: `npm run -s mediagw --` inside this repository, else `mediagw`.
+        `Next: ${prog} emulator --port 8787 in one terminal, then the commands of`,
+        `      ${prog} --help in another.`,
+      ],
     );
     return 0;
   },
