@@ -190,7 +190,7 @@ describe.concurrent('operations', () => {
     const run = await runCli(['text-to-video', '--prompt', PROMPT, '--seed', '42'], env());
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^text-to-video: COMPLETED\n {2}video: http:\/\/.*\.mp4 \(video\/mp4, \d+ bytes\)\n {2}seed: 42\n {2}request id: \S+\n$/,
+      /^text-to-video: COMPLETED\n {2}video: http:\/\/.*\.mp4 \(video\/mp4, \d+ bytes\)\n {2}seed: 42\n {2}request ID: \S+\n$/,
     );
   });
 

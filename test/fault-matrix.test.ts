@@ -124,7 +124,11 @@ function coreCall(url: string, operation: Operation, timeoutSeconds: number) {
         : client.blend({ base64Array: [red, blue] });
   return call
     .then(
-      (result) => ({ outcome: 'ok' as Outcome, result: result as { taskId?: string; warnings: readonly string[] }, text: '' }),
+      (result) => ({
+        outcome: 'ok' as Outcome,
+        result: result as { taskId?: string; warnings: readonly string[] },
+        text: '',
+      }),
       (error: MediaGatewayError) => {
         capture('core', String(error), error);
         return { outcome: error.kind as Outcome, result: undefined, text: `${error.message} ${error.hint}` };

@@ -190,7 +190,11 @@ describe('the answer is data', () => {
 
 describe('headers are data too', () => {
   it('a key echoed in a request id header never reaches the result', () => {
-    const answer = { status: 200, headers: { 'x-request-id': `id-${KEY}` }, body: '{"video":{"url":"https://cdn.test/v.mp4"}}' };
+    const answer = {
+      status: 200,
+      headers: { 'x-request-id': `id-${KEY}` },
+      body: '{"video":{"url":"https://cdn.test/v.mp4"}}',
+    };
     const r = parseAnswer(textToVideo, answer, options);
     expect(r.requestId).toBe('id-[redacted]');
   });
