@@ -1,49 +1,19 @@
 /**
- * An operation defined only here (a toy `echo`: one text field, one image) gets a command through
+ * An operation defined outside the core (the toy `echo` of test/fixtures: one text field, one image) gets a command through
  * `main(argv, io, { operations })`: its flags, help and --json from the descriptor, and a round trip
  * against an emulator route registered the same way.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineOperation, field, OPERATIONS } from '@mediagw/core';
-import { type OperationRoute, startEmulator } from '@mediagw/emulator';
+import { OPERATIONS } from '@mediagw/core';
+import { startEmulator } from '@mediagw/emulator';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod/v4';
+import { echo, echoRoute } from '../../../test/fixtures/echo.js';
 import { EXIT } from '../src/exit-codes.js';
 import { main } from '../src/main.js';
 import { capture } from './helpers.js';
-
-const echo = defineOperation({
-  name: 'echo',
-  title: 'Echo',
-  kind: 'image',
-  summary: 'send a text and an image, get them described back',
-  description: 'Echoes the text and the size of the image.',
-  route: [{ setting: 'servicePrefix' }, 'echo'],
-  auth: 'bearer',
-  body: 'multipart',
-  images: { field: 'file', many: false, encoding: 'multipart', description: 'any image' },
-  fields: { text: field.text({ required: true, nonEmpty: true, description: 'the text to echo' }) },
-  answer: {
-    useful: z.looseObject({ echoed: z.string() }),
-    listed: z.looseObject({ echoed: z.string(), bytes: z.number().int() }),
-    read: (json) => ({ echoed: String(json.echoed), bytes: typeof json.bytes === 'number' ? json.bytes : undefined }),
-  },
-  outputs: [
-    { name: 'echoed', description: 'the text', value: (r) => r.echoed },
-    { name: 'bytes', description: 'the image size', value: (r) => r.bytes },
-  ],
-  describe: (r) => [`echo: ${r.echoed} (${r.bytes ?? '?'} bytes)`],
-});
-
-const echoRoute: OperationRoute = {
-  operation: echo,
-  succeed: (received) => ({ echoed: received.fields.text, bytes: received.uploads[0]?.bytes }),
-  failure: () => ({ error: 'no echo' }),
-  sparse: (full) => ({ echoed: full.echoed }),
-};
 
 const operations = [...OPERATIONS, echo];
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -64,26 +34,31 @@ describe('an operation from outside the core', () => {
   it('is a command with flags from its descriptor', async () => {
     const c = capture();
     expect(await main(['--help'], c.io, { operations })).toBe(EXIT.ok);
-    expect(c.stdout.join('')).toMatch(/^ {2}echo +send a text and an image/m);
+    expect(c.stdout.join('')).toMatch(/^ {2}echo +send a text and an image back/m);
     const help = capture();
     expect(await main(['echo', '--help'], help.io, { operations })).toBe(EXIT.ok);
     const text = help.stdout.join('');
-    expect(text).toContain('Usage: mediagw echo --image PATH --text TEXT [options]');
-    expect(text).toMatch(/--text TEXT +required: the text to echo; a non-empty text/);
+    expect(text).toContain('Usage: mediagw echo --image PATH --shout-text TEXT [options]');
+    expect(text).toMatch(/--shout-text TEXT +required: the text to send back; a non-empty text/);
     expect(text).toContain('--service-prefix SEGMENT');
     expect(text).not.toContain('--output');
   });
 
   it('round-trips against an emulator route registered the same way', async () => {
     const c = capture(env());
-    expect(await main(['echo', '--text', 'hi', '--image', image, '--json'], c.io, { operations })).toBe(EXIT.ok);
+    expect(await main(['echo', '--shout-text', 'hi', '--image', image, '--json'], c.io, { operations })).toBe(EXIT.ok);
     const json = JSON.parse(c.stdout.join(''));
-    expect(json).toMatchObject({ operation: 'echo', echoed: 'hi', bytes: expect.any(Number), warnings: [] });
-    expect(Object.keys(json)).toEqual(['operation', 'echoed', 'bytes', 'warnings', 'response']);
+    expect(json).toMatchObject({
+      operation: 'echo',
+      echoedText: 'hi',
+      imageSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      warnings: [],
+    });
+    expect(Object.keys(json)).toEqual(['operation', 'echoedText', 'imageSha256', 'warnings', 'response']);
     expect(emulator.count('echo')).toBe(1);
     const plain = capture(env());
-    expect(await main(['echo', '--text', 'hi', '--image', image], plain.io, { operations })).toBe(EXIT.ok);
-    expect(plain.stdout.join('')).toMatch(/^echo: hi \(\d+ bytes\)\n$/);
+    expect(await main(['echo', '--shout-text', 'hi', '--image', image], plain.io, { operations })).toBe(EXIT.ok);
+    expect(plain.stdout.join('')).toMatch(/^echo: hi\n$/);
   });
 
   it('run in-process with the process signals, leaves no listener behind', async () => {
@@ -91,7 +66,7 @@ describe('an operation from outside the core', () => {
     const { io } = capture(env());
     for (let i = 0; i < 3; i++) {
       const code = await main(
-        ['echo', '--text', 'hi', '--image', image],
+        ['echo', '--shout-text', 'hi', '--image', image],
         { ...io, untilStopped: undefined },
         { operations },
       );
@@ -103,10 +78,12 @@ describe('an operation from outside the core', () => {
   it('refuses its own field rules before sending, naming its flags', async () => {
     const before = emulator.count('echo');
     const c = capture(env());
-    expect(await main(['echo', '--text', ' ', '--image', image], c.io, { operations })).toBe(EXIT.usage);
-    expect(c.stderr.join('')).toMatch(/^mediagw: --text: is empty; give a non-empty text\nhint: Nothing was sent\./);
+    expect(await main(['echo', '--shout-text', ' ', '--image', image], c.io, { operations })).toBe(EXIT.usage);
+    expect(c.stderr.join('')).toMatch(
+      /^mediagw: --shout-text: is empty; give a non-empty text\nhint: Nothing was sent\./,
+    );
     const noImage = capture(env());
-    expect(await main(['echo', '--text', 'hi'], noImage.io, { operations })).toBe(EXIT.usage);
+    expect(await main(['echo', '--shout-text', 'hi'], noImage.io, { operations })).toBe(EXIT.usage);
     expect(noImage.stderr.join('')).toMatch(/^mediagw: --image: is required/);
     expect(emulator.count('echo')).toBe(before);
   });

@@ -1,5 +1,5 @@
 /**
- * An operation defined only here (a toy `echo`: one text field, one image) gets its inputs, its
+ * An operation defined outside the core (the toy `echo` of test/fixtures: one text field, one image) gets its inputs, its
  * outputs and its action.yml entries from the registry the action is given, and round-trips against
  * an emulator route registered the same way. `run()` runs in this process (the bundle serves the
  * core's registry only), with the environment a runner gives it.
@@ -7,50 +7,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defineOperation, field, OPERATIONS, objectSchemaOf } from '@mediagw/core';
-import { type OperationRoute, startEmulator } from '@mediagw/emulator';
+import { defineOperation, field, OPERATIONS } from '@mediagw/core';
+import { startEmulator } from '@mediagw/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { echo, echoRoute } from '../../../test/fixtures/echo.js';
 import { renderActionYml } from '../src/action-yml.js';
 import { actionInputs, actionOutputs } from '../src/contract.js';
 import { run } from '../src/main.js';
 import { parseOutputFile, png, SENTINEL_KEY, workspaceWith } from './helpers.js';
-
-interface EchoResult {
-  echoed: string;
-  sha256: string | undefined;
-}
-const text = (required: boolean) => field.text({ required, description: 'a text' });
-
-const echo = defineOperation({
-  name: 'echo',
-  title: 'Echo',
-  kind: 'image',
-  summary: 'send a text and an image back',
-  description: 'The gateway answers with the text and the SHA-256 of the image it received.',
-  route: ['tools', 'echo'],
-  auth: 'bearer',
-  body: 'multipart',
-  images: { field: 'picture', many: false, encoding: 'multipart', description: 'any image' },
-  fields: { shout_text: field.text({ required: true, nonEmpty: true, description: 'the text to send back' }) },
-  answer: {
-    // The core's field schemas serve here too (no zod of the test's own).
-    useful: objectSchemaOf({ echoed: text(true), sha256: text(false) }),
-    listed: objectSchemaOf({ echoed: text(true), sha256: text(true) }),
-    read: (json): EchoResult => ({ echoed: String(json.echoed), sha256: json.sha256 as string | undefined }),
-  },
-  outputs: [
-    { name: 'echoedText', description: 'the text as the gateway got it', value: (r) => r.echoed },
-    { name: 'imageSha256', description: 'the SHA-256 of the image as the gateway got it', value: (r) => r.sha256 },
-  ],
-  describe: (r) => [`echo: ${r.echoed}`],
-});
-
-const echoRoute: OperationRoute = {
-  operation: echo,
-  succeed: (received) => ({ echoed: received.fields.shout_text, sha256: received.uploads[0]?.sha256 }),
-  failure: () => ({ error: 'emulated failure' }),
-  sparse: (full) => ({ echoed: full.echoed }),
-};
 
 const operations = [...OPERATIONS, echo];
 
@@ -137,7 +101,7 @@ describe('an operation defined outside the core', () => {
       ws,
     );
     expect(result.code, result.stdout).toBe(0);
-    expect(emu.requests[0]).toMatchObject({ operation: 'echo', path: '/tools/echo' });
+    expect(emu.requests[0]).toMatchObject({ operation: 'echo', path: '/service_prefix/tools/echo' });
     expect(result.outputs['echoed-text']).toBe('hello there');
     expect(result.outputs['image-sha256']).toBe(createHash('sha256').update(image).digest('hex'));
     expect(result.stdout).toContain('echo: hello there');
