@@ -1,6 +1,5 @@
 import type {
 	IExecuteFunctions,
-	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -11,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { OPERATIONS } from '@mediagw/core/protocol';
 import { pickOperation, router } from './actions/router';
 import { resumeOnNotification } from './actions/wait';
+import { noRemoteRegistration } from '../shared/hooks';
 import { nodeProperties } from './description/operations';
 
 export class MediaGateway implements INodeType {
@@ -43,23 +43,8 @@ export class MediaGateway implements INodeType {
 		properties: nodeProperties(OPERATIONS),
 	};
 
-	/**
-	 * A resume webhook has nothing to register anywhere: n8n routes it to the waiting execution, and
-	 * the gateway learns the URL from each request's notify hook. Hence no-ops (as for the trigger).
-	 */
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	/** Nothing to register anywhere (see shared/hooks.ts). */
+	webhookMethods = noRemoteRegistration;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this, OPERATIONS);

@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -9,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { createHash, timingSafeEqual } from 'crypto';
 import { readNotification } from '@mediagw/core/protocol';
+import { noRemoteRegistration } from '../shared/hooks';
 import { notificationOptions, notificationRule } from '../shared/notification';
 import { RecentKeys } from '../shared/recent';
 
@@ -98,20 +98,8 @@ export class MediaGatewayTrigger implements INodeType {
 		],
 	};
 
-	/** The gateway has no API to register a hook: its URL travels with each Blend request. */
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
-		},
-	};
+	/** Nothing to register anywhere (see shared/hooks.ts). */
+	webhookMethods = noRemoteRegistration;
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
