@@ -121,7 +121,9 @@ export async function execute(
 
 	if (this.getNodeParameter('download', itemIndex, true) as boolean) {
 		const property = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		item.binary = { [property]: await downloadVideo.call(this, result.videoUrl, result.contentType, itemIndex) };
+		item.binary = {
+			[property]: await downloadVideo.call(this, result.videoUrl, result.contentType, itemIndex, result.fileSize),
+		};
 	}
 	return item;
 }
