@@ -1,6 +1,7 @@
 /**
  * A gateway stand-in on loopback that records what arrives byte for byte (Content-Length,
- * Transfer-Encoding, the count and SHA-256 of the body bytes received) and serves videos of any
+ * Transfer-Encoding, the count and SHA-256 of the body bytes received, the images of its data URIs
+ * decoded on the fly: no size limit, unlike a JSON parser) and serves videos of any
  * size, generated as they are sent (nothing held in memory): for the streaming tests and the bench.
  *
  * Routes: POST .../submit/blend (answers a task id), POST .../submit/<model> (text-to-video: a
@@ -11,14 +12,66 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The images of the data URIs in a body, decoded and hashed as the body streams past. */
+class DataUriHasher {
+  readonly images: { bytes: number; sha256: string }[] = [];
+  #seeking = true;
+  #window = '';
+  #pending = '';
+  #hash = createHash('sha256');
+  #bytes = 0;
+
+  update(chunk: Buffer): void {
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.#seeking) {
+        const text = this.#window + chunk.toString('latin1', i);
+        const at = text.indexOf(';base64,');
+        if (at < 0) {
+          this.#window = text.slice(-7);
+          return;
+        }
+        i += at + 8 - this.#window.length;
+        this.#window = '';
+        this.#seeking = false;
+        this.#hash = createHash('sha256');
+        this.#bytes = 0;
+        continue;
+      }
+      const quote = chunk.indexOf(0x22, i);
+      const stop = quote < 0 ? chunk.length : quote;
+      this.#feed(chunk.toString('latin1', i, stop));
+      i = stop;
+      if (quote >= 0) {
+        this.#feed('', true);
+        this.images.push({ bytes: this.#bytes, sha256: this.#hash.digest('hex') });
+        this.#seeking = true;
+        i = quote + 1;
+      }
+    }
+  }
+
+  #feed(text: string, last = false): void {
+    this.#pending += text;
+    const whole = last ? this.#pending.length : this.#pending.length - (this.#pending.length % 4);
+    if (whole === 0) return;
+    const bytes = Buffer.from(this.#pending.slice(0, whole), 'base64');
+    this.#bytes += bytes.length;
+    this.#hash.update(bytes);
+    this.#pending = this.#pending.slice(whole);
+  }
+}
+
 export interface RecordedBody {
   path: string;
   headers: IncomingMessage['headers'];
   /** Bytes that arrived. */
   bytes: number;
   sha256: string;
-  /** The body itself, kept only up to `keepBodyBytes`. */
+  /** The body itself, kept only up to `keepBodyBytes` (default 16 MiB). */
   body: Buffer | undefined;
+  /** Each data URI's image, decoded as it arrived (blend bodies). */
+  images: { bytes: number; sha256: string }[];
   /** The connection closed before the body was complete. */
   aborted: boolean;
 }
@@ -65,7 +118,7 @@ export async function startRecordingServer(
 ): Promise<RecordingServer> {
   const bodies: RecordedBody[] = [];
   const downloads: RecordingServer['downloads'] = [];
-  const keep = options.keepBodyBytes ?? 64 * 1024 * 1024;
+  const keep = options.keepBodyBytes ?? 16 * 1024 * 1024;
   let url = '';
 
   const answer = (res: ServerResponse, status: number, json: string) => {
@@ -85,7 +138,15 @@ export async function startRecordingServer(
       if (res.destroyed) return;
       const chunk = videoChunk(at, Math.min(CHUNK, video.bytes - at));
       record.sent += chunk.length;
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go).off('close', go);
+            resolve();
+          };
+          res.on('drain', go).on('close', go);
+        });
+      }
     }
     if (typeof length === 'number' && length > video.bytes) {
       // Fewer bytes than announced: cut the connection as a broken server would.
@@ -103,6 +164,7 @@ export async function startRecordingServer(
       return;
     }
     const hash = createHash('sha256');
+    const uris = new DataUriHasher();
     const kept: Buffer[] = [];
     const record: RecordedBody = {
       path,
@@ -110,12 +172,14 @@ export async function startRecordingServer(
       bytes: 0,
       sha256: '',
       body: undefined,
+      images: uris.images,
       aborted: false,
     };
     bodies.push(record);
     req.on('data', (chunk: Buffer) => {
       record.bytes += chunk.length;
       hash.update(chunk);
+      uris.update(chunk);
       if (record.bytes <= keep) kept.push(chunk);
     });
     req.on('aborted', () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadLimit, MAX_DOWNLOAD_BYTES } from '../nodes/MediaGateway/helpers/download.ts';
+import { base64Chunks } from '../nodes/MediaGateway/transport/body.ts';
 import {
   BINARY_STORAGE,
   binaryBytes,
@@ -120,10 +121,12 @@ describe.each([
     expect(sent?.headers['content-length']).toBe(String(sent?.bytes));
     expect(sent?.headers['transfer-encoding']).toBeUndefined();
     expect(sent?.headers['content-type']).toBe('application/json');
+    // The JSON as a parser reads it, and the images the recording server decoded on the fly.
     const json = JSON.parse(sent!.body!.toString('utf8')) as { base64Array: string[] };
     expect(
       json.base64Array.map((uri) => sha256(Buffer.from(uri.replace(/^data:image\/png;base64,/, ''), 'base64'))),
     ).toEqual([big.bytes, medium.bytes].map(sha256));
+    expect(sent?.images.map((i) => i.sha256)).toEqual([big.bytes, medium.bytes].map(sha256));
   });
 
   it('a retried upload (429, then accepted) sends the whole image again', async () => {
@@ -257,5 +260,25 @@ describe('downloads stream into binary data, within a limit', () => {
     expect(downloadLimit(0)).toBe(MAX_DOWNLOAD_BYTES);
     expect(downloadLimit(100 * MiB)).toBe(110 * MiB);
     expect(downloadLimit(1000)).toBe(1000 + MiB);
+  });
+});
+
+describe('base64 of a stream, chunk by chunk', () => {
+  it('equals the base64 of the whole, however the bytes are cut', async () => {
+    const bytes = Buffer.from(Array.from({ length: 4099 }, (_, i) => (i * 131 + 7) & 0xff));
+    for (const cuts of [[1], [2], [3], [5, 1, 2], [4096], [1, 1, 1, 1], [7, 11, 13]]) {
+      for (let length = 0; length <= 40; length += 1) {
+        const source = bytes.subarray(0, length === 40 ? bytes.length : length);
+        const pieces: Buffer[] = [];
+        for (let at = 0, k = 0; at < source.length; k++) {
+          const size = cuts[k % cuts.length]!;
+          pieces.push(source.subarray(at, at + size));
+          at += size;
+        }
+        const out: Uint8Array[] = [];
+        for await (const chunk of base64Chunks(pieces)) out.push(chunk);
+        expect(Buffer.concat(out).toString('latin1')).toBe(source.toString('base64'));
+      }
+    }
   });
 });
