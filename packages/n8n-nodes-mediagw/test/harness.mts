@@ -58,7 +58,9 @@ export const CREDENTIAL_TYPE = 'mediaGatewayApi';
 const binaryConfig = Container.get(core.BinaryDataConfig);
 binaryConfig.mode = 'filesystem';
 binaryConfig.availableModes = ['filesystem'];
-binaryConfig.localStoragePath = mkdtempSync(join(tmpdir(), 'mediagw-n8n-binary-'));
+// MEDIAGW_N8N_BINARY_DIR shares one store between processes (the bench stages inputs in another).
+binaryConfig.localStoragePath =
+  process.env.MEDIAGW_N8N_BINARY_DIR ?? mkdtempSync(join(tmpdir(), 'mediagw-n8n-binary-'));
 await Container.get(core.BinaryDataService).init();
 
 /** Where new binary data goes: n8n's binary store (items carry an id) or the item itself (base64). */
