@@ -5,6 +5,9 @@
  * and with Batching added (its UI starts at 50 items per batch, 1000 ms apart); and against our
  * node at concurrency 1. Our node with Concurrency = items is measured too, for the notes.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE, startEmulatorProcess, timed } from './processes.ts';
 import { type Figure, summarize } from './stats.ts';
@@ -13,8 +16,10 @@ const child = fileURLToPath(new URL('./n8n-items-child.ts', import.meta.url));
 
 export async function n8nItems(items: number): Promise<Figure[]> {
   const emulator = await startEmulatorProcess({ fault: { latencyMs: 200 } });
+  const dir = await mkdtemp(join(tmpdir(), 'mediagw-bench-n8n-items-'));
   try {
-    const { stdout } = await timed(NODE, [child, JSON.stringify({ gateway: emulator.url, items, rounds: 3 })]);
+    const env = { ...process.env, N8N_USER_FOLDER: dir, MEDIAGW_N8N_BINARY_DIR: dir };
+    const { stdout } = await timed(NODE, [child, JSON.stringify({ gateway: emulator.url, items, rounds: 3 })], env);
     const times = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<
       'ours' | 'oursSequential' | 'oursAllAtOnce' | 'httpRequest' | 'httpRequestBatching',
       number[]
@@ -46,5 +51,6 @@ export async function n8nItems(items: number): Promise<Figure[]> {
     ];
   } finally {
     await emulator.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }

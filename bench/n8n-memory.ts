@@ -56,7 +56,7 @@ export async function n8nMemory(emulatorUrl: string, repeats: number): Promise<F
   ensureFullN8n();
   const dir = await mkdtemp(join(tmpdir(), 'mediagw-bench-n8n-mem-'));
   // One binary store for the staging process and the measured ones.
-  const env = { ...process.env, MEDIAGW_N8N_BINARY_DIR: join(dir, 'store') };
+  const env = { ...process.env, MEDIAGW_N8N_BINARY_DIR: join(dir, 'store'), N8N_USER_FOLDER: join(dir, 'user') };
   const recorder = await startRecordingServer({ video: { bytes: 256 * MiB }, keepBodyBytes: 0 });
   const run = async (config: ChildConfig, extraEnv: Record<string, string> = {}) => {
     const { stdout } = await timed(NODE, ['--expose-gc', child, JSON.stringify(config)], { ...env, ...extraEnv });
