@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every figure against the emulator on loopback, each a ratio against a baseline
  * measured in the same run. Prints a table and writes JSON (`--out`, default bench-results.json).
- * `--only overhead,upload,n8n,action` runs a subset. Benchmarks are not tests: nothing here fails
+ * `--only overhead,upload,n8n,n8n-memory,action` runs a subset. Benchmarks are not tests: nothing here fails
  * `npm test`; a missed goal is reported, not thrown.
  */
 import { writeFile } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { actionStart } from './action-start.ts';
 import { n8nItems } from './n8n-items.ts';
+import { n8nMemory } from './n8n-memory.ts';
 import { overhead } from './overhead.ts';
 import { startEmulatorProcess } from './processes.ts';
 import { type Figure, formatSummary } from './stats.ts';
@@ -31,6 +32,7 @@ try {
   if (want('overhead')) figures.push(...(await overhead(emulator.url, quick ? 400 : 2000, quick ? 2 : 5)));
   if (want('upload')) figures.push(...(await uploads(emulator.url, quick ? 1 : 3)));
   if (want('n8n')) figures.push(...(await n8nItems(quick ? 40 : 200)));
+  if (want('n8n-memory')) figures.push(...(await n8nMemory(emulator.url, quick ? 1 : 3)));
   if (want('action')) figures.push(...(await actionStart(emulator.url, quick ? 3 : 9)));
 } finally {
   await emulator.close();
@@ -40,7 +42,7 @@ const rows = figures.map((f) => [
   f.name,
   f.ours,
   f.baseline,
-  `${formatSummary(f.ratio)} ${f.unit}`,
+  f.ratio ? `${formatSummary(f.ratio)} ${f.unit}` : 'n/a',
   f.goal,
   f.met ? 'met' : 'MISSED',
 ]);

@@ -28,8 +28,8 @@ export interface Figure {
   name: string;
   ours: string;
   baseline: string;
-  /** ours / baseline, as a summary over repetitions. */
-  ratio: Summary;
+  /** ours / baseline, as a summary over repetitions (none where only an outcome is compared). */
+  ratio?: Summary;
   goal: string;
   met: boolean;
   unit: string;

@@ -24,6 +24,7 @@ export * from './request.js';
 export * from './response.js';
 export * from './retry.js';
 export * from './route.js';
+export * from './segments.js';
 export * from './text.js';
 export * from './validate.js';
 export * from './wire.js';

@@ -32,6 +32,18 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 ]);
 /** Of those, the ones worth another try (a name that does not resolve will not resolve in a second). */
 export const RETRYABLE_CONNECT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * The connection closed under an upload. Before the whole body went out, the gateway cannot hold a
+ * complete request: no task exists. Gateways close early when they refuse a request before reading
+ * it (a wrong key, a body too large, a rate limit), and the client then fails writing (EPIPE,
+ * ECONNRESET) before it reads that answer.
+ */
+export const BROKEN_UPLOAD_CODES: ReadonlySet<string> = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
 
 /** RFC 9110 HTTP-date, in its three forms; anything else is not a date here. */
 const HTTP_DATE =
@@ -73,8 +85,17 @@ export function retryDelay(
 /** What one attempt came to, as a transport sees it. */
 export type AttemptOutcome =
   | { kind: 'answer'; status: number; headers: HeaderBag }
-  /** No answer; `code` is the failure's code (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...). */
-  | { kind: 'no-answer'; code: string | undefined };
+  /**
+   * No answer; `code` is the failure's code (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...); `bodyComplete`
+   * false when the transport knows the body did not go out whole (default: it did).
+   */
+  | { kind: 'no-answer'; code: string | undefined; bodyComplete?: boolean };
+
+/** Whether the request cannot have reached the gateway whole: nothing, or a cut-off upload, was sent. */
+export function notSent(code: string | undefined, bodyComplete = true): boolean {
+  if (code !== undefined && NOT_SENT_CODES.has(code)) return true;
+  return !bodyComplete && code !== undefined && BROKEN_UPLOAD_CODES.has(code);
+}
 
 export interface RetryContext {
   policy?: RetryPolicy | undefined;
@@ -93,18 +114,32 @@ export function decideRetry(outcome: AttemptOutcome, attempt: number, ctx: Retry
   if (outcome.kind === 'answer') {
     if (!RETRYABLE_STATUSES.has(outcome.status)) return { retry: false };
     retryAfterMs = parseRetryAfter(header(outcome.headers, 'retry-after'), ctx.now);
-  } else if (outcome.code === undefined || !RETRYABLE_CONNECT_CODES.has(outcome.code)) return { retry: false };
+  } else {
+    const cutUpload = notSent(outcome.code, outcome.bodyComplete) && !NOT_SENT_CODES.has(outcome.code ?? '');
+    if (!cutUpload && (outcome.code === undefined || !RETRYABLE_CONNECT_CODES.has(outcome.code)))
+      return { retry: false };
+  }
   const delayMs = retryDelay(attempt, retryAfterMs, ctx.policy ?? DEFAULT_RETRY, ctx.random);
   return delayMs === undefined ? { retry: false } : { retry: true, delayMs };
 }
 
-/** A failure without an answer, worded by whether the request can have reached the gateway. */
-export function noAnswer(operation: string, url: string, code: string | undefined, cause?: unknown): ConnectionError {
+/** A failure without an answer, worded by whether the request can have reached the gateway whole. */
+export function noAnswer(
+  operation: string,
+  url: string,
+  code: string | undefined,
+  cause?: unknown,
+  bodyComplete = true,
+): ConnectionError {
   const host = new URL(url).host;
-  const sent = code === undefined || !NOT_SENT_CODES.has(code);
   const why = code ? ` (${code})` : '';
-  const message = sent
-    ? `${operation}: the connection to the gateway at ${host} broke after the request was sent, before an answer${why}`
-    : `${operation}: could not reach the gateway at ${host}${why}; nothing was sent`;
-  return new ConnectionError(message, { operation, code, sent, cause });
+  if (!notSent(code, bodyComplete)) {
+    const message = `${operation}: the connection to the gateway at ${host} broke after the request was sent, before an answer${why}`;
+    return new ConnectionError(message, { operation, code, sent: true, cause });
+  }
+  const message =
+    code !== undefined && NOT_SENT_CODES.has(code)
+      ? `${operation}: could not reach the gateway at ${host}${why}; nothing was sent`
+      : `${operation}: the gateway at ${host} closed the connection before the whole request was sent${why}, so no task was created; gateways do this when they refuse a request unread: a wrong key (401/403), a body too large (413), a rate limit (429)`;
+  return new ConnectionError(message, { operation, code, sent: false, cause });
 }

@@ -4,10 +4,19 @@
  */
 import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, DownloadError, type MediaGatewayClient, OutputFile, ValidationError } from '../src/index.js';
+import {
+  blend,
+  createClient,
+  DownloadError,
+  type MediaGatewayClient,
+  OutputFile,
+  ValidationError,
+} from '../src/index.js';
 import { KEY, startRecordingServer } from './recording-server.js';
 
 type Server = Awaited<ReturnType<typeof startRecordingServer>>;
@@ -146,5 +155,33 @@ describe('downloads', () => {
     expect(error.message).toMatch(/saving its result to .* failed: .*\(ENOENT\)/);
     expect(error.hint).toMatch(/fix the local problem/);
     expect(`${error.message} ${error.hint}`).not.toMatch(/network|could not reach/);
+  });
+});
+
+describe('an upload the gateway cuts off', () => {
+  it('before the body went out whole: sent again (no task can exist); the second attempt succeeds', async () => {
+    let attempts = 0;
+    // The first time the gateway refuses unread (closes at once), as gateways do with a body they will not take.
+    const gateway = createServer((req, res) => {
+      attempts++;
+      if (attempts === 1) return void req.socket.destroy();
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"code":1,"result":"1790000000000000123"}');
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    const { port } = gateway.address() as AddressInfo;
+    const header = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const png = Buffer.concat([header, Buffer.alloc(16 * 1024 * 1024, 1)]);
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retry: { baseDelayMs: 10 } });
+    try {
+      const result = await client.run(blend, { base64Array: [png, png] });
+      expect(result.taskId).toBe('1790000000000000123');
+      expect(attempts).toBe(2);
+    } finally {
+      await client.close();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
   });
 });

@@ -128,3 +128,24 @@ describe('notifications', () => {
     expect(readNotification('not an object')).toMatchObject({ taskId: undefined, outcome: 'pending' });
   });
 });
+
+describe('base64 of a stream', () => {
+  it('equals the base64 of the whole, however the bytes are cut', async () => {
+    const { base64Chunks } = await import('../src/protocol.js');
+    const bytes = Buffer.from(Array.from({ length: 4099 }, (_, i) => (i * 131 + 7) & 0xff));
+    for (const cuts of [[1], [2], [3], [5, 1, 2], [4096], [1, 1, 1, 1], [7, 11, 13]]) {
+      for (let length = 0; length <= 40; length += 1) {
+        const source = bytes.subarray(0, length === 40 ? bytes.length : length);
+        const pieces: Buffer[] = [];
+        for (let at = 0, k = 0; at < source.length; k++) {
+          const size = cuts[k % cuts.length] as number;
+          pieces.push(source.subarray(at, at + size));
+          at += size;
+        }
+        const out: Uint8Array[] = [];
+        for await (const chunk of base64Chunks(pieces)) out.push(chunk);
+        expect(Buffer.concat(out).toString('latin1')).toBe(source.toString('base64'));
+      }
+    }
+  });
+});

@@ -79,3 +79,17 @@ describe('no answer: sent or not', () => {
     expect(new ServerError({ status: 500 }).hint).toMatch(/may have created the task/);
   });
 });
+
+describe('an upload cut off before its body went out whole', () => {
+  it('is retried (no task can exist) and, when retries run out, says so', () => {
+    const cut = { kind: 'no-answer' as const, code: 'EPIPE', bodyComplete: false };
+    expect(decideRetry(cut, 0, { policy, random: () => 0 })).toEqual({ retry: true, delayMs: 500 });
+    expect(decideRetry({ ...cut, bodyComplete: true }, 0, { policy }).retry).toBe(false);
+    expect(decideRetry({ ...cut, code: 'UND_ERR_HEADERS_TIMEOUT' }, 0, { policy }).retry).toBe(false);
+    const error = noAnswer('image-to-video', 'http://gw.test/x', 'ECONNRESET', undefined, false);
+    expect(error).toMatchObject({ sent: false });
+    expect(error.message).toMatch(
+      /closed the connection before the whole request was sent \(ECONNRESET\), so no task was created/,
+    );
+  });
+});

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Emulator, type EmulatorOptions, startEmulator } from '@mediagw/emulator';
 import type {
@@ -37,7 +37,11 @@ process.env.N8N_LOG_LEVEL ??= 'silent';
 
 // CommonJS, as n8n loads them: the same module instances the bundled node `require`s (the ESM
 // builds of these dual packages would be second copies with their own classes and DI container).
-const require = createRequire(import.meta.url);
+// MEDIAGW_N8N_MODULES (a folder holding node_modules/n8n-core) takes the engine from another n8n
+// install: the bench runs our node and n8n's own nodes in the engine of a full n8n 2.41.1.
+const require = createRequire(
+  process.env.MEDIAGW_N8N_MODULES ? join(process.env.MEDIAGW_N8N_MODULES, 'package.json') : import.meta.url,
+);
 const core = require('n8n-core') as typeof import('n8n-core');
 const workflowLib = require('n8n-workflow') as typeof import('n8n-workflow');
 // n8n-core's own copy of the DI container (npm nests a newer @n8n/di under it).
@@ -54,11 +58,29 @@ export const CREDENTIAL_TYPE = 'mediaGatewayApi';
 const binaryConfig = Container.get(core.BinaryDataConfig);
 binaryConfig.mode = 'filesystem';
 binaryConfig.availableModes = ['filesystem'];
-binaryConfig.localStoragePath = mkdtempSync(join(tmpdir(), 'mediagw-n8n-binary-'));
+// MEDIAGW_N8N_BINARY_DIR shares one store between processes (the bench stages inputs in another).
+binaryConfig.localStoragePath =
+  process.env.MEDIAGW_N8N_BINARY_DIR ?? mkdtempSync(join(tmpdir(), 'mediagw-n8n-binary-'));
 await Container.get(core.BinaryDataService).init();
 
+/** Where new binary data goes: n8n's binary store (items carry an id) or the item itself (base64). */
+export function setBinaryMode(mode: 'filesystem' | 'memory'): void {
+  // The service keeps a manager per mode; a mode without one ('default') keeps data in the item.
+  (Container.get(core.BinaryDataService) as unknown as { mode: string }).mode =
+    mode === 'filesystem' ? 'filesystem-v2' : 'default';
+}
+
+/** The binary store's folder (filesystem mode). */
+export const BINARY_STORAGE = binaryConfig.localStoragePath;
+
+/** The file behind a stored binary (filesystem mode). */
+export function storedBinaryPath(id: string): string {
+  return Container.get(core.BinaryDataService).getPath(id);
+}
+
 /**
- * A source of test items: `parameters.items` is a list of `{json, binary: {property: fixture file}}`.
+ * A source of test items: `parameters.items` is a list of `{json, binary: {property: fixture file}}`
+ * (a name in fixtures/, or an absolute path).
  * Binary data goes through n8n's own `prepareBinaryData`, as a Read File node would.
  */
 class FixtureItems implements INodeType {
@@ -81,11 +103,32 @@ class FixtureItems implements INodeType {
       const item: INodeExecutionData = { json: spec.json ?? {} };
       for (const [property, file] of Object.entries(spec.binary ?? {})) {
         item.binary ??= {};
-        item.binary[property] = await this.helpers.prepareBinaryData(readFileSync(join(FIXTURES, file)), file);
+        const path = isAbsolute(file) ? file : join(FIXTURES, file);
+        item.binary[property] = await this.helpers.prepareBinaryData(readFileSync(path), basename(path));
       }
       items.push(item);
     }
     return [items];
+  }
+}
+
+/** Returns `parameters.items` as they are (items of an earlier run, binary references included). */
+class PinnedItems implements INodeType {
+  description = {
+    displayName: 'Pinned Items',
+    name: 'pinnedItems',
+    group: ['input'],
+    version: 1,
+    description: 'Items given as they are',
+    defaults: { name: 'Pinned Items' },
+    inputs: ['main'],
+    outputs: ['main'],
+    properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+  } as INodeType['description'];
+
+  async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+    const items = this.getNodeParameter('items', 0) as INodeExecutionData[];
+    return [items.map(({ json, binary }) => (binary ? { json, binary } : { json }))];
   }
 }
 
@@ -119,6 +162,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
   const types: Record<string, INodeType | IVersionedNodeType> = {
     'harness.start': new ManualStart(),
     'harness.fixtureItems': new FixtureItems(),
+    'harness.pinnedItems': new PinnedItems(),
   };
   for (const [name, data] of Object.entries(loader.nodeTypes)) types[`${PACKAGE}.${name}`] = data.type;
   const credentialTypes: Record<string, ICredentialType> = {};

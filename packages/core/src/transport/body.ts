@@ -1,12 +1,13 @@
 /**
- * Request bodies as byte streams: segments in order, images read in chunks (raw or base64),
- * so memory stays flat however large the images are.
+ * Request bodies as byte streams for the undici transport: the core's segments in order, images
+ * read in chunks from files, bytes, Blobs or streams, so memory stays flat however large they are.
  */
 import { createReadStream } from 'node:fs';
 import { type BodySegment, segmentsLength } from '../request.js';
+import { segmentBytes } from '../segments.js';
 import type { ImageHandle, TransportImage } from './sources.js';
 
-/** Read size for files; a multiple of 3 so each chunk base64-encodes without padding. */
+/** Read size for files (a multiple of 3; base64 chunks need no carry then). */
 const CHUNK = 3 * 64 * 1024;
 
 async function* imageBytes(handle: ImageHandle): AsyncGenerator<Uint8Array> {
@@ -29,20 +30,6 @@ async function* imageBytes(handle: ImageHandle): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Re-chunks to multiples of 3 bytes and encodes each chunk to base64 text bytes. */
-async function* base64Of(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let carry: Buffer = Buffer.alloc(0);
-  for await (const chunk of bytes) {
-    const data: Buffer = carry.length
-      ? Buffer.concat([carry, chunk])
-      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const whole = data.length - (data.length % 3);
-    if (whole > 0) yield Buffer.from(data.subarray(0, whole).toString('base64'), 'latin1');
-    carry = Buffer.from(data.subarray(whole));
-  }
-  if (carry.length) yield Buffer.from(carry.toString('base64'), 'latin1');
-}
-
 export interface BodyStreamOptions {
   /** Called as bytes are handed to the socket. */
   onProgress?: ((sent: number, total: number) => void) | undefined;
@@ -54,22 +41,13 @@ export function bodyStream(
   options: BodyStreamOptions = {},
 ): { length: number; stream: AsyncIterable<Uint8Array> } {
   const length = segmentsLength(segments);
-  async function* generate(): AsyncGenerator<Uint8Array> {
-    let sent = 0;
-    const emit = (chunk: Uint8Array) => {
-      sent += chunk.byteLength;
-      options.onProgress?.(sent, length);
-      return chunk;
-    };
-    for (const segment of segments) {
-      if (typeof segment === 'string') {
-        yield emit(Buffer.from(segment, 'utf8'));
-        continue;
+  let sent = 0;
+  const onChunk = options.onProgress
+    ? (bytes: number) => {
+        sent += bytes;
+        options.onProgress?.(sent, length);
       }
-      const handle = (segment.image as TransportImage).handle;
-      const bytes = imageBytes(handle);
-      for await (const chunk of segment.encoding === 'raw' ? bytes : base64Of(bytes)) yield emit(chunk);
-    }
-  }
-  return { length, stream: generate() };
+    : undefined;
+  const read = (image: { handle: unknown }) => imageBytes((image as TransportImage).handle);
+  return { length, stream: segmentBytes(segments, read, onChunk) };
 }

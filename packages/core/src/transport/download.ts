@@ -7,8 +7,8 @@ import type { Dispatcher } from 'undici';
 import { type DownloadLimit, downloadLimit } from '../download-limit.js';
 import { DownloadError } from '../errors/index.js';
 import { plainText } from '../text.js';
+import { discard, errorCode } from './codes.js';
 import { LocalWriteError, localReason, OutputFile } from './output.js';
-import { discard, errorCode } from './undici.js';
 import { redirect, request } from './undici-parts.js';
 
 export interface DownloadResult {

@@ -16,7 +16,9 @@ import {
 import { encodeMultipart, type RequestDescription } from '../request.js';
 import type { RawResponse } from '../response.js';
 import { type AttemptOutcome, DEFAULT_RETRY, decideRetry, noAnswer, type RetryPolicy } from '../retry.js';
+import { readAnswer } from './answer.js';
 import { bodyStream } from './body.js';
+import { errorCode, PHASE_BY_CODE } from './codes.js';
 import { imagesOf, replayable } from './sources.js';
 import { checkTimeouts, DEFAULT_TIMEOUTS, type TimeoutOptions } from './timeouts.js';
 import { Agent, request as undiciRequest } from './undici-parts.js';
@@ -42,12 +44,6 @@ export interface SendOptions {
   onRetry?: ((info: { attempt: number; delayMs: number; reason: string }) => void) | undefined;
 }
 
-const PHASE_BY_CODE: Record<string, TimeoutPhase> = {
-  UND_ERR_CONNECT_TIMEOUT: 'connect',
-  UND_ERR_HEADERS_TIMEOUT: 'headers',
-  UND_ERR_BODY_TIMEOUT: 'body',
-};
-
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -61,21 +57,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Stops reading a response body; its 'aborted' error has nobody to hear it, and must not crash the process. */
-export function discard(body: Dispatcher.ResponseData['body']): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-export function errorCode(error: unknown): string | undefined {
-  let e = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; e && depth < 4; depth++) {
-    if (typeof e.code === 'string') return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
 }
 
 export class UndiciTransport {
@@ -129,8 +110,10 @@ export class UndiciTransport {
         const timeoutMs = this.#timeouts[`${phase}Ms` as 'connectMs' | 'headersMs' | 'bodyMs'];
         return new TimeoutError({ operation: op, phase, timeoutMs, cause: error });
       }
-      return noAnswer(op, request.url, code, error);
+      return noAnswer(op, request.url, code, error, state.bodyComplete);
     };
+    /** Whether this attempt's body went out whole (a cut-off upload cannot have created a task). */
+    const state = { bodyComplete: true };
 
     try {
       for (let attempt = 0; ; attempt++) {
@@ -138,11 +121,12 @@ export class UndiciTransport {
         let failure: MediaGatewayError | undefined;
         let outcome: AttemptOutcome;
         try {
-          raw = await this.#attempt(request, signal, options);
+          raw = await this.#attempt(request, signal, options, state);
           outcome = { kind: 'answer', status: raw.status, headers: raw.headers };
         } catch (error) {
           failure = fail(error);
-          outcome = { kind: 'no-answer', code: signal.aborted ? undefined : errorCode(error) };
+          const code = signal.aborted ? undefined : errorCode(error);
+          outcome = { kind: 'no-answer', code, bodyComplete: state.bodyComplete };
         }
         const decision = decideRetry(outcome, attempt, { policy: this.#retry, replayable: canReplay });
         if (!decision.retry) {
@@ -160,10 +144,17 @@ export class UndiciTransport {
     }
   }
 
-  async #attempt(request: RequestDescription, signal: AbortSignal, options: SendOptions): Promise<RawResponse> {
+  async #attempt(
+    request: RequestDescription,
+    signal: AbortSignal,
+    options: SendOptions,
+    state: { bodyComplete: boolean },
+  ): Promise<RawResponse> {
     const headers: Record<string, string> = { 'user-agent': this.#userAgent, ...request.headers };
     let body: string | Readable;
     const b = request.body;
+    // A small text body goes out in one write; a streamed one is whole when its last chunk was taken.
+    state.bodyComplete = b.type === 'json';
     if (b.type === 'json') body = b.text;
     else {
       let segments = b.type === 'json-segments' ? b.segments : [];
@@ -174,7 +165,11 @@ export class UndiciTransport {
       }
       const stream = bodyStream(segments, { onProgress: options.onUploadProgress });
       headers['content-length'] = String(stream.length);
-      body = Readable.from(stream.stream, { objectMode: false, highWaterMark: 256 * 1024 });
+      const whole = async function* () {
+        yield* stream.stream;
+        state.bodyComplete = true;
+      };
+      body = Readable.from(whole(), { objectMode: false, highWaterMark: 256 * 1024 });
     }
 
     const response = await undiciRequest(this.#dispatcher, request.url, {
@@ -185,51 +180,8 @@ export class UndiciTransport {
       headersTimeout: this.#timeouts.headersMs,
       bodyTimeout: this.#timeouts.bodyMs,
     });
-    const answer = await this.#readBody(response, request.operation, signal);
+    const answer = await readAnswer(response, request.operation, signal, this.#maxResponseBytes);
     return { status: response.statusCode, headers: response.headers, body: answer };
-  }
-
-  /** The whole answer, within the size cap; a break-off mid-body is an unreadable answer. */
-  async #readBody(response: Dispatcher.ResponseData, operation: string, signal: AbortSignal): Promise<Uint8Array> {
-    const tooLarge = () =>
-      new InvalidResponseError({
-        operation,
-        status: response.statusCode,
-        problems: [`the body is larger than the ${this.#maxResponseBytes}-byte limit`],
-      });
-    const declared = Number(response.headers['content-length']);
-    let size = 0;
-    try {
-      if (Number.isSafeInteger(declared)) {
-        if (declared > this.#maxResponseBytes) {
-          discard(response.body);
-          throw tooLarge();
-        }
-        // Known to fit: undici's own reader is the fast path.
-        return await response.body.bytes();
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of response.body) {
-        size += chunk.length;
-        if (size > this.#maxResponseBytes) {
-          discard(response.body);
-          throw tooLarge();
-        }
-        chunks.push(chunk);
-      }
-      return Buffer.concat(chunks);
-    } catch (error) {
-      const code = errorCode(error);
-      if (error instanceof MediaGatewayError || signal.aborted || (code && code in PHASE_BY_CODE)) throw error;
-      // The answer started and then broke off: the gateway acted, we could not read what it said.
-      const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
-      throw new InvalidResponseError({
-        operation,
-        status: response.statusCode,
-        problems: [`the body is cut short (connection closed; ${received})`],
-        cause: error,
-      });
-    }
   }
 
   async close(): Promise<void> {

@@ -1,70 +1,92 @@
 /**
- * Fetches a produced file (video, image) into the item's binary data, streamed and capped (the
- * announced size plus slack, else the core's maximum). Kept apart from the gateway transport on
- * purpose: the URL may point at any host (a CDN), so the key is never sent with it.
+ * Fetches a produced file (the video, a blended image) into the item's binary data, streamed: the
+ * response flows into n8n's binary store (`prepareBinaryData` with a Readable) and is never held
+ * whole. Bytes are counted as they arrive against the core's limit (the announced size plus slack,
+ * else 2 GiB); beyond it, or short of an announced length, the download stops and n8n's store
+ * keeps nothing of it. Every failure is the core's DownloadError: the result exists.
+ *
+ * Kept apart from the gateway transport on purpose: the URL may point at any host (a CDN), so the
+ * key is never sent with it.
  */
 import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
 import { DownloadError, downloadLimit, fileNameOf, type ProducedFile } from '@mediagw/core/protocol';
+import { type ByteStream, readableClassOf, release } from './streams';
 
-/** What `prepareBinaryData` takes (a Buffer or a readable stream), without importing 'stream'. */
-type BinaryInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-interface BodyStream {
-	on(event: 'data', listener: (chunk: { length: number }) => void): unknown;
-	on(event: 'error', listener: (error: unknown) => void): unknown;
-	destroy(error?: Error): unknown;
-	pause(): unknown;
-}
+/** Why a download stopped on purpose. */
+class DownloadStopped extends Error {}
 
 export async function downloadFile(
 	this: IExecuteFunctions | IWebhookFunctions,
 	file: ProducedFile,
 	operation: string,
 ): Promise<IBinaryData> {
-	const fail = (reason: string, status?: number) =>
-		new DownloadError({ operation, url: file.url, reason, status, hint: `The result exists: ${file.url}. Turn off "Download" to keep only the URL.` });
+	const fail = (reason: string, extra: { status?: number; cause?: unknown } = {}) =>
+		new DownloadError({
+			operation,
+			url: file.url,
+			reason,
+			...extra,
+			hint: `The ${file.kind} exists: ${file.url}. Turn off the download to keep only the URL.`,
+		});
 	let limit: ReturnType<typeof downloadLimit>;
 	try {
 		limit = downloadLimit(file.size);
 	} catch (error) {
 		throw fail(`${(error as Error).message}; nothing was fetched`);
 	}
-	const response = (await this.helpers.httpRequest({
-		method: 'GET',
-		url: file.url,
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	})) as IN8nHttpFullResponse;
-	const body = response.body as BodyStream;
-	// Nobody else listens before prepareBinaryData: a destroyed stream must not crash the process.
-	body.on('error', () => undefined);
-	if (response.statusCode < 200 || response.statusCode > 299) {
-		body.destroy();
-		throw fail(`HTTP ${response.statusCode} from the file host`, response.statusCode);
-	}
-	const declared = Number(response.headers['content-length']);
-	if (Number.isSafeInteger(declared) && declared > limit.maxBytes) {
-		body.destroy();
-		throw fail(`the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason})`);
-	}
-	let bytes = 0;
-	let capped: DownloadError | undefined;
-	body.on('data', (chunk) => {
-		bytes += chunk.length;
-		if (bytes > limit.maxBytes && !capped) {
-			capped = fail(`more than ${limit.maxBytes} bytes arrived (${limit.reason}); nothing was kept`);
-			body.destroy(capped);
-		}
-	});
-	// A 'data' listener would start the flow before n8n reads the stream: hold it until n8n does
-	// (every chunk n8n reads is still counted: read() emits 'data').
-	body.pause();
-	const headerType = response.headers['content-type'];
-	const type = (typeof headerType === 'string' && headerType.split(';')[0]?.trim()) || file.contentType;
+	let response: IN8nHttpFullResponse;
 	try {
-		return await this.helpers.prepareBinaryData(body as unknown as BinaryInput, fileNameOf(file.url, file.name), type);
+		response = (await this.helpers.httpRequest({
+			method: 'GET',
+			url: file.url,
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as IN8nHttpFullResponse;
 	} catch (error) {
-		if (capped) throw capped;
-		throw fail(`the download broke off (${(error as Error)?.message ?? error})`);
+		throw fail(`no answer from ${new URL(file.url).host}`, { cause: error });
+	}
+	const body = response.body as ByteStream;
+	if (response.statusCode < 200 || response.statusCode > 299) {
+		release(body);
+		throw fail(`HTTP ${response.statusCode} from the file host`, { status: response.statusCode });
+	}
+	const header = response.headers['content-length'];
+	const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
+	if (declared !== undefined && declared > limit.maxBytes) {
+		release(body);
+		throw fail(`the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason}); nothing was stored`);
+	}
+	const Readable = readableClassOf(body);
+	if (!Readable) {
+		release(body);
+		throw fail('the answer is not a stream');
+	}
+
+	let received = 0;
+	let stopped: string | undefined;
+	const counted = (async function* () {
+		for await (const chunk of body as AsyncIterable<Uint8Array>) {
+			received += chunk.byteLength;
+			if (received > limit.maxBytes) {
+				stopped = `more than ${limit.maxBytes} bytes arrived (${limit.reason}); nothing was stored`;
+				throw new DownloadStopped(stopped);
+			}
+			yield chunk;
+		}
+		if (declared !== undefined && received !== declared) {
+			stopped = `the answer ended after ${received} of the ${declared} bytes it announced; nothing was stored`;
+			throw new DownloadStopped(stopped);
+		}
+	})();
+	const headerType = response.headers['content-type'];
+	const mimeType = (typeof headerType === 'string' && headerType.split(';')[0]?.trim()) || file.contentType;
+	try {
+		const stream = Readable.from(counted, { objectMode: false });
+		return await this.helpers.prepareBinaryData(stream, fileNameOf(file.url, file.name), mimeType || undefined);
+	} catch (error) {
+		throw fail(stopped ?? `the download broke off (${(error as Error)?.message ?? error}); nothing was stored`, { cause: error });
+	} finally {
+		release(body);
 	}
 }

@@ -1,8 +1,8 @@
 /**
  * The one place that talks HTTP to the gateway. It turns the core's request description into n8n
- * request options, lets n8n add the key (`httpRequestWithAuthentication`), and loops around the
- * core's retry decision with n8n's `sleep`. The body comes back as bytes so that big integers keep
- * every digit; the core's parsers read it.
+ * request options (the body streamed from n8n's binary store, transport/body.ts), lets n8n add the
+ * key (`httpRequestWithAuthentication`), and loops around the core's retry decision with n8n's
+ * `sleep`. The answer comes back as bytes so that big integers keep every digit.
  */
 import type { IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -12,52 +12,33 @@ import {
 	type HeaderBag,
 	noAnswer,
 	type RawResponse,
-	type RequestBody,
 	type RequestDescription,
 	type RetryPolicy,
-	type SniffedImage,
 } from '@mediagw/core/protocol';
 import { CREDENTIAL_NAME } from '../helpers/settings';
+import { release } from '../helpers/streams';
+import { type BinarySource, type HttpBody, toHttpBody } from './body';
 
-/** Images reach the transport as n8n binary data already read into a Buffer. */
-function bytesOf(image: SniffedImage): Buffer {
-	return image.handle as Buffer;
-}
-
-function toBody(body: RequestBody): FormData | string {
-	switch (body.type) {
-		case 'json':
-			return body.text;
-		case 'json-segments':
-			// JSON text with each image written as base64 where the core placed it.
-			return body.segments
-				.map((segment) =>
-					typeof segment === 'string'
-						? segment
-						: bytesOf(segment.image).toString(segment.encoding === 'base64' ? 'base64' : 'latin1'),
-				)
-				.join('');
-		case 'multipart': {
-			const form = new FormData();
-			for (const part of body.parts) {
-				if ('value' in part) form.append(part.name, part.value);
-				else form.append(part.name, new Blob([bytesOf(part.image)], { type: part.contentType }), part.filename);
-			}
-			return form;
-		}
+/** Core headers plus the body's own content-type and exact content-length. */
+function toOptions(request: RequestDescription, body: HttpBody): IHttpRequestOptions {
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(request.headers)) {
+		if (!/^content-(type|length)$/i.test(name)) headers[name] = value;
 	}
-}
-
-function toOptions(request: RequestDescription): IHttpRequestOptions {
+	Object.assign(headers, body.headers);
 	return {
 		method: request.method,
 		url: request.url,
-		headers: { ...request.headers },
-		body: toBody(request.body),
+		headers,
+		body: body.body as IHttpRequestOptions['body'],
 		json: false,
 		encoding: 'arraybuffer',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// Measured: with redirects on, n8n's axios sends through follow-redirects, which keeps every
+		// byte of a streamed body to replay it on a 307/308 (256 MiB upload: +260 MiB RSS). The
+		// gateway's routes do not redirect (the core's transport never follows one either).
+		...(body.streamed ? { disableFollowRedirect: true } : {}),
 	};
 }
 
@@ -77,15 +58,29 @@ function codeOf(error: unknown): string | undefined {
 }
 
 export async function sendRequest(this: IExecuteFunctions, request: RequestDescription, retry: RetryPolicy): Promise<RawResponse> {
+	const open = async (id: string, chunkSize: number) => await this.helpers.getBinaryStream(id, chunkSize);
 	for (let attempt = 0; ; attempt++) {
+		// Rebuilt for every attempt: a streamed body is read once.
+		const source: BinarySource = { open, node: this.getNode() };
+		let body: HttpBody | undefined;
 		let raw: RawResponse | undefined;
 		let outcome: AttemptOutcome;
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, toOptions(request))) as IN8nHttpFullResponse;
+			body = await toHttpBody(request.body, source);
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_NAME,
+				toOptions(request, body),
+			)) as IN8nHttpFullResponse;
 			raw = toRaw(response);
 			outcome = { kind: 'answer', status: raw.status, headers: raw.headers };
 		} catch (error) {
-			outcome = { kind: 'no-answer', code: codeOf(error) };
+			// An image that could not be read stops the body: no complete request reached the gateway.
+			if (source.failed) throw source.failed;
+			outcome = { kind: 'no-answer', code: codeOf(error), bodyComplete: source.complete !== false };
+		} finally {
+			// A gateway may answer (401, 413...) before reading the whole body: close what is open.
+			if (body?.streamed) release(body.body);
 		}
 		const decision = decideRetry(outcome, attempt, { policy: retry });
 		if (decision.retry) {
@@ -93,7 +88,10 @@ export async function sendRequest(this: IExecuteFunctions, request: RequestDescr
 			continue;
 		}
 		// Never the request's own error: its config holds the headers, the key among them.
-		if (!raw) throw noAnswer(request.operation, request.url, outcome.kind === 'no-answer' ? outcome.code : undefined);
+		if (!raw) {
+			const failed = outcome.kind === 'no-answer' ? outcome : { code: undefined, bodyComplete: true };
+			throw noAnswer(request.operation, request.url, failed.code, undefined, failed.bodyComplete);
+		}
 		return raw;
 	}
 }
