@@ -15,8 +15,10 @@ export interface Fault {
   retryAfter?: string;
   /** HTTP 200 whose body says the task failed (envelope status 500, `FAILED`, blend code 22). */
   envelopeFailure?: boolean;
-  /** Destroy the connection without answering. */
+  /** Read the request (the task is created), then destroy the connection without answering. */
   drop?: boolean;
+  /** Destroy the connection as soon as the headers arrived, the body unread (a gateway refusing unread). */
+  dropUnread?: boolean;
   /** Send headers whose Content-Length promises the whole body, half the body, then close. */
   truncate?: boolean;
   /** Trickle the body out over this many milliseconds. */
@@ -44,6 +46,7 @@ const HEADER_KEYS = {
   'retry-after': ['retryAfter', 'text'],
   'envelope-failure': ['envelopeFailure', 'flag'],
   drop: ['drop', 'flag'],
+  'drop-unread': ['dropUnread', 'flag'],
   truncate: ['truncate', 'flag'],
   'slow-body-ms': ['slowBodyMs', 'ms'],
   'blend-id-as-number': ['blendIdAsNumber', 'flag'],

@@ -101,7 +101,7 @@ export async function gate(
   exchange.fault = fault;
   exchange.record.fault = fault;
   if (fault.latencyMs) await sleep(fault.latencyMs);
-  if (fault.drop) {
+  if (fault.dropUnread) {
     exchange.record.dropped = true;
     reply.hijack();
     request.raw.socket.destroy();

@@ -156,6 +156,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const read = await readRequest(route.operation, request, exchange, maxUploadBytes);
     if ('answer' in read) return send(reply, exchange, read.answer);
     const full = route.succeed(read.received, ctx, exchange);
+    if (exchange.fault?.drop) {
+      // The task exists; the answer never leaves.
+      exchange.record.dropped = true;
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    }
     const body = exchange.fault?.sparse ? route.sparse(full) : full;
     const answered = send(reply, exchange, jsonAnswer(successStatus(exchange), body));
     route.afterAnswer?.(read.received, full, ctx, exchange, answered);

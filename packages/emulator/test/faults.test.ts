@@ -41,6 +41,7 @@ describe('the fault header', () => {
   it('reads kebab-case pairs and bare flags', () => {
     expect(parseFaultHeader('status=429; retry-after=1; times=1')).toEqual({ status: 429, retryAfter: '1', times: 1 });
     expect(parseFaultHeader('drop')).toEqual({ drop: true });
+    expect(parseFaultHeader('drop-unread')).toEqual({ dropUnread: true });
     expect(
       parseFaultHeader('envelope-failure; latency-ms=300; slow-body-ms=2000; blend-id-as-number; truncate'),
     ).toEqual({
@@ -151,10 +152,28 @@ describe('failure envelopes on HTTP 200', () => {
 });
 
 describe('broken answers', () => {
-  it('drop closes the connection without an answer', async () => {
+  it('drop reads the request, creates the task, and closes the connection without an answer', async () => {
     emu.setFault({ drop: true });
-    await expect(client.textToVideo({ prompt: PROMPT })).rejects.toThrow(ConnectionError);
-    expect([emu.requests[0]!.dropped, emu.requests[0]!.status]).toEqual([true, undefined]);
+    const error = await client.textToVideo({ prompt: PROMPT }).catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ sent: true });
+    expect(emu.requests[0]).toMatchObject({ dropped: true, taskId: expect.any(String) });
+    expect(emu.requests[0]?.status).toBeUndefined();
+  });
+
+  it('drop-unread closes the connection on the headers, the body unread: the client knows no task exists', async () => {
+    emu.setFault({ dropUnread: true });
+    const big = Buffer.concat([PNG, Buffer.alloc(8 * 1024 * 1024)]);
+    const retrying = clientFor(emu, { retries: 1 });
+    const error = await retrying.imageToVideo({ input_image: { data: big }, prompt: PROMPT }).catch((e) => e);
+    await retrying.close();
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ sent: false });
+    expect(error.message).toMatch(/before the whole request was sent/);
+    expect(emu.requests.map((r) => [r.dropped, r.taskId])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
   });
 
   it('truncate sends half the body that Content-Length promises', async () => {

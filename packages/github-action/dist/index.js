@@ -3371,7 +3371,7 @@ var require_data_url = __commonJS({
     "use strict";
     var assert5 = __require("node:assert");
     var { asciiLowercase, forgivingBase64, collectASequenceOfCodePoints, collectASequenceOfCodePointsFast, isomorphicDecode, removeASCIIWhitespace, removeChars } = require_infra();
-    var encoder2 = new TextEncoder();
+    var encoder3 = new TextEncoder();
     var HTTP_TOKEN_CODEPOINTS = /^[-!#$%&'*+.^_`|~A-Za-z0-9]+$/u;
     var HTTP_WHITESPACE_REGEX = /[\u000A\u000D\u0009\u0020]/u;
     var HTTP_QUOTED_STRING_TOKENS = /^[\u0009\u0020-\u007E\u0080-\u00FF]+$/u;
@@ -3425,7 +3425,7 @@ var require_data_url = __commonJS({
       return serialized;
     }
     function stringPercentDecode(input2) {
-      const bytes = encoder2.encode(input2);
+      const bytes = encoder3.encode(input2);
       return percentDecode(bytes);
     }
     function isHexCharByte(byte) {
@@ -24493,6 +24493,12 @@ var NOT_SENT_CODES = /* @__PURE__ */ new Set([
   "UND_ERR_CONNECT_TIMEOUT"
 ]);
 var RETRYABLE_CONNECT_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT"]);
+var BROKEN_UPLOAD_CODES = /* @__PURE__ */ new Set([
+  "EPIPE",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET"
+]);
 var HTTP_DATE = /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 function parseRetryAfter(value, now = Date.now()) {
   const v = value?.trim();
@@ -24516,6 +24522,11 @@ function retryDelay(attempt, retryAfterMs, policy = DEFAULT_RETRY, random = Math
   const base = Math.min(policy.baseDelayMs * 2 ** attempt, 8e3, policy.maxDelayMs);
   return Math.round(base * (1 - random() * 0.25));
 }
+function notSent(code2, bodyComplete = true) {
+  if (code2 !== void 0 && NOT_SENT_CODES.has(code2))
+    return true;
+  return !bodyComplete && code2 !== void 0 && BROKEN_UPLOAD_CODES.has(code2);
+}
 function decideRetry(outcome, attempt, ctx = {}) {
   if (ctx.replayable === false)
     return { retry: false };
@@ -24524,17 +24535,23 @@ function decideRetry(outcome, attempt, ctx = {}) {
     if (!RETRYABLE_STATUSES.has(outcome.status))
       return { retry: false };
     retryAfterMs = parseRetryAfter(header(outcome.headers, "retry-after"), ctx.now);
-  } else if (outcome.code === void 0 || !RETRYABLE_CONNECT_CODES.has(outcome.code))
-    return { retry: false };
+  } else {
+    const cutUpload = notSent(outcome.code, outcome.bodyComplete) && !NOT_SENT_CODES.has(outcome.code ?? "");
+    if (!cutUpload && (outcome.code === void 0 || !RETRYABLE_CONNECT_CODES.has(outcome.code)))
+      return { retry: false };
+  }
   const delayMs = retryDelay(attempt, retryAfterMs, ctx.policy ?? DEFAULT_RETRY, ctx.random);
   return delayMs === void 0 ? { retry: false } : { retry: true, delayMs };
 }
-function noAnswer(operation, url, code2, cause) {
+function noAnswer(operation, url, code2, cause, bodyComplete = true) {
   const host = new URL(url).host;
-  const sent = code2 === void 0 || !NOT_SENT_CODES.has(code2);
   const why = code2 ? ` (${code2})` : "";
-  const message = sent ? `${operation}: the connection to the gateway at ${host} broke after the request was sent, before an answer${why}` : `${operation}: could not reach the gateway at ${host}${why}; nothing was sent`;
-  return new ConnectionError(message, { operation, code: code2, sent, cause });
+  if (!notSent(code2, bodyComplete)) {
+    const message2 = `${operation}: the connection to the gateway at ${host} broke after the request was sent, before an answer${why}`;
+    return new ConnectionError(message2, { operation, code: code2, sent: true, cause });
+  }
+  const message = code2 !== void 0 && NOT_SENT_CODES.has(code2) ? `${operation}: could not reach the gateway at ${host}${why}; nothing was sent` : `${operation}: the gateway at ${host} closed the connection before the whole request was sent${why}, so no task was created; gateways do this when they refuse a request unread: a wrong key (401/403), a body too large (413), a rate limit (429)`;
+  return new ConnectionError(message, { operation, code: code2, sent: false, cause });
 }
 
 // ../core/dist/response.js
@@ -24862,6 +24879,26 @@ function downloadLimit(announced, maxBytes = DEFAULT_MAX_DOWNLOAD_BYTES) {
   return { maxBytes, announced: void 0, reason: "the download limit" };
 }
 
+// ../core/dist/transport/codes.js
+var PHASE_BY_CODE = {
+  UND_ERR_CONNECT_TIMEOUT: "connect",
+  UND_ERR_HEADERS_TIMEOUT: "headers",
+  UND_ERR_BODY_TIMEOUT: "body"
+};
+function discard(body) {
+  body.on("error", () => void 0);
+  body.destroy();
+}
+function errorCode(error3) {
+  let e = error3;
+  for (let depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === "string")
+      return e.code;
+    e = e.cause;
+  }
+  return void 0;
+}
+
 // ../core/dist/transport/output.js
 import { randomBytes } from "node:crypto";
 import { link, lstat as lstat2, mkdir as mkdir2, open as open3, rename as rename2, rm as rm2, rmdir as rmdir2, stat as stat2 } from "node:fs/promises";
@@ -25013,68 +25050,72 @@ async function removeDirs(dirs) {
     await rmdir2(dir).catch(() => void 0);
 }
 
-// ../core/dist/transport/undici.js
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { Readable } from "node:stream";
+// ../core/dist/transport/undici-parts.js
+var import_api_request = __toESM(require_api_request(), 1);
+var import_agent = __toESM(require_agent(), 1);
+var import_redirect = __toESM(require_redirect(), 1);
+var Agent = import_agent.default;
+var redirect = import_redirect.default;
+function request(dispatcher, url, options) {
+  const { origin, pathname, search } = new URL(url);
+  return import_api_request.default.call(dispatcher, { ...options, origin, path: `${pathname}${search}` });
+}
 
-// ../core/dist/transport/body.js
-import { createReadStream } from "node:fs";
-var CHUNK = 3 * 64 * 1024;
-async function* imageBytes(handle) {
-  switch (handle.kind) {
-    case "bytes":
-      for (let i = 0; i < handle.bytes.byteLength; i += CHUNK)
-        yield handle.bytes.subarray(i, i + CHUNK);
-      return;
-    case "path":
-      yield* createReadStream(handle.path, { highWaterMark: CHUNK });
-      return;
-    case "blob":
-      yield* handle.blob.stream();
-      return;
-    case "stream": {
-      if (handle.used)
-        throw new Error("a stream image can be sent only once");
-      handle.used = true;
-      yield handle.head;
-      for (let next = await handle.rest.next(); !next.done; next = await handle.rest.next())
-        yield next.value;
+// ../core/dist/transport/download.js
+var CapExceeded = class extends Error {
+};
+async function downloadFile(url, output, options) {
+  const timeoutMs = options.timeoutMs ?? 6e5;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  const fail2 = (reason, extra = {}) => new DownloadError({ operation: options.operation, url: plainText(url), path: output.path, reason, ...extra });
+  let limit;
+  try {
+    limit = downloadLimit(options.expectedBytes, options.maxBytes);
+  } catch (error3) {
+    await output.discard();
+    throw fail2(`${error3.message}; nothing was fetched`);
+  }
+  try {
+    const dispatcher = options.dispatcher.compose(redirect({ maxRedirections: 5 }));
+    const response = await request(dispatcher, url, { method: "GET", signal });
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      await response.body.dump().catch(() => void 0);
+      throw fail2(`HTTP ${response.statusCode} from the file host`, {
+        status: response.statusCode,
+        hint: "The file may have expired or moved; run the operation again for a fresh URL if it is gone."
+      });
     }
-  }
-}
-async function* base64Of(bytes) {
-  let carry = Buffer.alloc(0);
-  for await (const chunk of bytes) {
-    const data = carry.length ? Buffer.concat([carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const whole = data.length - data.length % 3;
-    if (whole > 0)
-      yield Buffer.from(data.subarray(0, whole).toString("base64"), "latin1");
-    carry = Buffer.from(data.subarray(whole));
-  }
-  if (carry.length)
-    yield Buffer.from(carry.toString("base64"), "latin1");
-}
-function bodyStream(segments, options = {}) {
-  const length = segmentsLength(segments);
-  async function* generate() {
-    let sent = 0;
-    const emit = (chunk) => {
-      sent += chunk.byteLength;
-      options.onProgress?.(sent, length);
-      return chunk;
-    };
-    for (const segment of segments) {
-      if (typeof segment === "string") {
-        yield emit(Buffer.from(segment, "utf8"));
-        continue;
-      }
-      const handle = segment.image.handle;
-      const bytes = imageBytes(handle);
-      for await (const chunk of segment.encoding === "raw" ? bytes : base64Of(bytes))
-        yield emit(chunk);
+    const declared = Number(response.headers["content-length"]);
+    if (Number.isSafeInteger(declared) && declared > limit.maxBytes) {
+      discard(response.body);
+      throw fail2(`the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason}); nothing was saved`);
     }
+    const bytes = await output.write(response.body, limit.maxBytes, (n) => {
+      discard(response.body);
+      return new CapExceeded(`more than ${limit.maxBytes} bytes arrived (${limit.reason}); stopped at ${n}, nothing was saved`);
+    });
+    await output.commit().catch((error3) => {
+      throw fail2(reasonOf(error3), { local: true, code: errorCode(error3), cause: error3 });
+    });
+    const type = response.headers["content-type"];
+    return { path: output.path, bytes, contentType: Array.isArray(type) ? type[0] : type };
+  } catch (error3) {
+    await output.discard();
+    if (error3 instanceof DownloadError)
+      throw error3;
+    if (error3 instanceof CapExceeded)
+      throw fail2(error3.message);
+    if (error3 instanceof LocalWriteError) {
+      throw fail2(error3.message, { local: true, code: error3.code, cause: error3.error });
+    }
+    const code2 = errorCode(error3);
+    if (deadline.aborted)
+      throw fail2(`timed out after ${timeoutMs} ms`, { cause: error3 });
+    if (options.signal?.aborted)
+      throw fail2("aborted by the caller", { cause: error3 });
+    throw fail2(`the connection to the file host failed${code2 ? ` (${code2})` : ""}`, { code: code2, cause: error3 });
   }
-  return { length, stream: generate() };
 }
 
 // ../core/dist/transport/sources.js
@@ -25189,6 +25230,154 @@ async function openImages(inputs, operation) {
   return out;
 }
 
+// ../core/dist/transport/undici.js
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { Readable } from "node:stream";
+
+// ../core/dist/transport/answer.js
+async function readAnswer(response, operation, signal, maxBytes) {
+  const tooLarge = () => new InvalidResponseError({
+    operation,
+    status: response.statusCode,
+    problems: [`the body is larger than the ${maxBytes}-byte limit`]
+  });
+  const declared = Number(response.headers["content-length"]);
+  let size = 0;
+  try {
+    if (Number.isSafeInteger(declared)) {
+      if (declared > maxBytes) {
+        discard(response.body);
+        throw tooLarge();
+      }
+      return await response.body.bytes();
+    }
+    const chunks = [];
+    for await (const chunk of response.body) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        discard(response.body);
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  } catch (error3) {
+    const code2 = errorCode(error3);
+    if (error3 instanceof MediaGatewayError || signal.aborted || code2 && code2 in PHASE_BY_CODE)
+      throw error3;
+    const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
+    throw new InvalidResponseError({
+      operation,
+      status: response.statusCode,
+      problems: [`the body is cut short (connection closed; ${received})`],
+      cause: error3
+    });
+  }
+}
+
+// ../core/dist/transport/body.js
+import { createReadStream } from "node:fs";
+
+// ../core/dist/segments.js
+var ALPHABET = new TextEncoder().encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+var PAD = 61;
+function base64Bytes(src) {
+  const n = src.byteLength;
+  const out = new Uint8Array(4 * Math.ceil(n / 3));
+  const a = ALPHABET;
+  const whole = n - n % 3;
+  let j = 0;
+  for (let i = 0; i < whole; i += 3) {
+    const v = src[i] << 16 | src[i + 1] << 8 | src[i + 2];
+    out[j] = a[v >>> 18];
+    out[j + 1] = a[v >>> 12 & 63];
+    out[j + 2] = a[v >>> 6 & 63];
+    out[j + 3] = a[v & 63];
+    j += 4;
+  }
+  if (whole < n) {
+    const second = whole + 1 < n;
+    const v = src[whole] << 16 | (second ? src[whole + 1] : 0) << 8;
+    out[j] = a[v >>> 18];
+    out[j + 1] = a[v >>> 12 & 63];
+    out[j + 2] = second ? a[v >>> 6 & 63] : PAD;
+    out[j + 3] = PAD;
+  }
+  return out;
+}
+async function* base64Chunks(chunks) {
+  let carry = new Uint8Array(0);
+  for await (const chunk of chunks) {
+    let start = 0;
+    if (carry.length > 0) {
+      const need = 3 - carry.length;
+      if (chunk.byteLength < need) {
+        const joined = new Uint8Array(carry.length + chunk.byteLength);
+        joined.set(carry);
+        joined.set(chunk, carry.length);
+        carry = joined;
+        continue;
+      }
+      const group = new Uint8Array(3);
+      group.set(carry);
+      group.set(chunk.subarray(0, need), carry.length);
+      yield base64Bytes(group);
+      start = need;
+    }
+    const end = start + Math.floor((chunk.byteLength - start) / 3) * 3;
+    if (end > start)
+      yield base64Bytes(chunk.subarray(start, end));
+    carry = chunk.slice(end);
+  }
+  if (carry.length > 0)
+    yield base64Bytes(carry);
+}
+var encoder2 = new TextEncoder();
+async function* segmentBytes(segments, read, onChunk) {
+  for (const segment of segments) {
+    const chunks = typeof segment === "string" ? [encoder2.encode(segment)] : segment.encoding === "raw" ? read(segment.image) : base64Chunks(read(segment.image));
+    for await (const chunk of chunks) {
+      onChunk?.(chunk.byteLength);
+      yield chunk;
+    }
+  }
+}
+
+// ../core/dist/transport/body.js
+var CHUNK = 3 * 64 * 1024;
+async function* imageBytes(handle) {
+  switch (handle.kind) {
+    case "bytes":
+      for (let i = 0; i < handle.bytes.byteLength; i += CHUNK)
+        yield handle.bytes.subarray(i, i + CHUNK);
+      return;
+    case "path":
+      yield* createReadStream(handle.path, { highWaterMark: CHUNK });
+      return;
+    case "blob":
+      yield* handle.blob.stream();
+      return;
+    case "stream": {
+      if (handle.used)
+        throw new Error("a stream image can be sent only once");
+      handle.used = true;
+      yield handle.head;
+      for (let next = await handle.rest.next(); !next.done; next = await handle.rest.next())
+        yield next.value;
+    }
+  }
+}
+function bodyStream(segments, options = {}) {
+  const length = segmentsLength(segments);
+  let sent = 0;
+  const onChunk = options.onProgress ? (bytes) => {
+    sent += bytes;
+    options.onProgress?.(sent, length);
+  } : void 0;
+  const read = (image) => imageBytes(image.handle);
+  return { length, stream: segmentBytes(segments, read, onChunk) };
+}
+
 // ../core/dist/transport/timeouts.js
 var DEFAULT_TIMEOUTS = Object.freeze({
   connectMs: 1e4,
@@ -25213,23 +25402,7 @@ function checkTimeouts(timeouts) {
     throw new ValidationError(issues);
 }
 
-// ../core/dist/transport/undici-parts.js
-var import_api_request = __toESM(require_api_request(), 1);
-var import_agent = __toESM(require_agent(), 1);
-var import_redirect = __toESM(require_redirect(), 1);
-var Agent = import_agent.default;
-var redirect = import_redirect.default;
-function request(dispatcher, url, options) {
-  const { origin, pathname, search } = new URL(url);
-  return import_api_request.default.call(dispatcher, { ...options, origin, path: `${pathname}${search}` });
-}
-
 // ../core/dist/transport/undici.js
-var PHASE_BY_CODE = {
-  UND_ERR_CONNECT_TIMEOUT: "connect",
-  UND_ERR_HEADERS_TIMEOUT: "headers",
-  UND_ERR_BODY_TIMEOUT: "body"
-};
 function sleep(ms, signal) {
   return new Promise((resolve3, reject) => {
     if (signal.aborted)
@@ -25244,19 +25417,6 @@ function sleep(ms, signal) {
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
-}
-function discard(body) {
-  body.on("error", () => void 0);
-  body.destroy();
-}
-function errorCode(error3) {
-  let e = error3;
-  for (let depth = 0; e && depth < 4; depth++) {
-    if (typeof e.code === "string")
-      return e.code;
-    e = e.cause;
-  }
-  return void 0;
 }
 var UndiciTransport = class {
   #dispatcher;
@@ -25305,19 +25465,21 @@ var UndiciTransport = class {
         const timeoutMs = this.#timeouts[`${phase}Ms`];
         return new TimeoutError({ operation: op, phase, timeoutMs, cause: error3 });
       }
-      return noAnswer(op, request2.url, code2, error3);
+      return noAnswer(op, request2.url, code2, error3, state.bodyComplete);
     };
+    const state = { bodyComplete: true };
     try {
       for (let attempt = 0; ; attempt++) {
         let raw;
         let failure2;
         let outcome;
         try {
-          raw = await this.#attempt(request2, signal, options);
+          raw = await this.#attempt(request2, signal, options, state);
           outcome = { kind: "answer", status: raw.status, headers: raw.headers };
         } catch (error3) {
           failure2 = fail2(error3);
-          outcome = { kind: "no-answer", code: signal.aborted ? void 0 : errorCode(error3) };
+          const code2 = signal.aborted ? void 0 : errorCode(error3);
+          outcome = { kind: "no-answer", code: code2, bodyComplete: state.bodyComplete };
         }
         const decision = decideRetry(outcome, attempt, { policy: this.#retry, replayable: canReplay });
         if (!decision.retry) {
@@ -25335,10 +25497,11 @@ var UndiciTransport = class {
       clearTimeout(timer);
     }
   }
-  async #attempt(request2, signal, options) {
+  async #attempt(request2, signal, options, state) {
     const headers = { "user-agent": this.#userAgent, ...request2.headers };
     let body;
     const b = request2.body;
+    state.bodyComplete = b.type === "json";
     if (b.type === "json")
       body = b.text;
     else {
@@ -25350,7 +25513,11 @@ var UndiciTransport = class {
       }
       const stream = bodyStream(segments, { onProgress: options.onUploadProgress });
       headers["content-length"] = String(stream.length);
-      body = Readable.from(stream.stream, { objectMode: false, highWaterMark: 256 * 1024 });
+      const whole = async function* () {
+        yield* stream.stream;
+        state.bodyComplete = true;
+      };
+      body = Readable.from(whole(), { objectMode: false, highWaterMark: 256 * 1024 });
     }
     const response = await request(this.#dispatcher, request2.url, {
       method: request2.method,
@@ -25360,48 +25527,8 @@ var UndiciTransport = class {
       headersTimeout: this.#timeouts.headersMs,
       bodyTimeout: this.#timeouts.bodyMs
     });
-    const answer = await this.#readBody(response, request2.operation, signal);
+    const answer = await readAnswer(response, request2.operation, signal, this.#maxResponseBytes);
     return { status: response.statusCode, headers: response.headers, body: answer };
-  }
-  /** The whole answer, within the size cap; a break-off mid-body is an unreadable answer. */
-  async #readBody(response, operation, signal) {
-    const tooLarge = () => new InvalidResponseError({
-      operation,
-      status: response.statusCode,
-      problems: [`the body is larger than the ${this.#maxResponseBytes}-byte limit`]
-    });
-    const declared = Number(response.headers["content-length"]);
-    let size = 0;
-    try {
-      if (Number.isSafeInteger(declared)) {
-        if (declared > this.#maxResponseBytes) {
-          discard(response.body);
-          throw tooLarge();
-        }
-        return await response.body.bytes();
-      }
-      const chunks = [];
-      for await (const chunk of response.body) {
-        size += chunk.length;
-        if (size > this.#maxResponseBytes) {
-          discard(response.body);
-          throw tooLarge();
-        }
-        chunks.push(chunk);
-      }
-      return Buffer.concat(chunks);
-    } catch (error3) {
-      const code2 = errorCode(error3);
-      if (error3 instanceof MediaGatewayError || signal.aborted || code2 && code2 in PHASE_BY_CODE)
-        throw error3;
-      const received = Number.isSafeInteger(declared) ? `${declared} were announced` : `after ${size} bytes`;
-      throw new InvalidResponseError({
-        operation,
-        status: response.statusCode,
-        problems: [`the body is cut short (connection closed; ${received})`],
-        cause: error3
-      });
-    }
   }
   async close() {
     if (this.#ownsDispatcher)
@@ -25412,63 +25539,6 @@ var UndiciTransport = class {
     return this.#dispatcher;
   }
 };
-
-// ../core/dist/transport/download.js
-var CapExceeded = class extends Error {
-};
-async function downloadFile(url, output, options) {
-  const timeoutMs = options.timeoutMs ?? 6e5;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  const fail2 = (reason, extra = {}) => new DownloadError({ operation: options.operation, url: plainText(url), path: output.path, reason, ...extra });
-  let limit;
-  try {
-    limit = downloadLimit(options.expectedBytes, options.maxBytes);
-  } catch (error3) {
-    await output.discard();
-    throw fail2(`${error3.message}; nothing was fetched`);
-  }
-  try {
-    const dispatcher = options.dispatcher.compose(redirect({ maxRedirections: 5 }));
-    const response = await request(dispatcher, url, { method: "GET", signal });
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      await response.body.dump().catch(() => void 0);
-      throw fail2(`HTTP ${response.statusCode} from the file host`, {
-        status: response.statusCode,
-        hint: "The file may have expired or moved; run the operation again for a fresh URL if it is gone."
-      });
-    }
-    const declared = Number(response.headers["content-length"]);
-    if (Number.isSafeInteger(declared) && declared > limit.maxBytes) {
-      discard(response.body);
-      throw fail2(`the file host announces ${declared} bytes, more than ${limit.maxBytes} (${limit.reason}); nothing was saved`);
-    }
-    const bytes = await output.write(response.body, limit.maxBytes, (n) => {
-      discard(response.body);
-      return new CapExceeded(`more than ${limit.maxBytes} bytes arrived (${limit.reason}); stopped at ${n}, nothing was saved`);
-    });
-    await output.commit().catch((error3) => {
-      throw fail2(reasonOf(error3), { local: true, code: errorCode(error3), cause: error3 });
-    });
-    const type = response.headers["content-type"];
-    return { path: output.path, bytes, contentType: Array.isArray(type) ? type[0] : type };
-  } catch (error3) {
-    await output.discard();
-    if (error3 instanceof DownloadError)
-      throw error3;
-    if (error3 instanceof CapExceeded)
-      throw fail2(error3.message);
-    if (error3 instanceof LocalWriteError) {
-      throw fail2(error3.message, { local: true, code: error3.code, cause: error3.error });
-    }
-    const code2 = errorCode(error3);
-    if (deadline.aborted)
-      throw fail2(`timed out after ${timeoutMs} ms`, { cause: error3 });
-    if (options.signal?.aborted)
-      throw fail2("aborted by the caller", { cause: error3 });
-    throw fail2(`the connection to the file host failed${code2 ? ` (${code2})` : ""}`, { code: code2, cause: error3 });
-  }
-}
 
 // ../core/dist/client.js
 var INSPECT3 = /* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom");

@@ -150,7 +150,7 @@ describe('an upload the gateway cuts off', () => {
     // Dropped as soon as the headers arrive, 8 MiB still to send: Node's HTTP client fails with
     // EPIPE/ECONNRESET; an early 401/413/429 followed by a close ends the same way.
     const huge = pngFile('huge.png', 8 * MiB);
-    setup.emu.setFault({ drop: true });
+    setup.emu.setFault({ dropUnread: true });
     const { error } = await run(imageToVideo(huge.path));
     // n8n words the message of a connection error itself; ours is the description.
     expect(error?.description).toMatch(
