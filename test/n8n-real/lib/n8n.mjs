@@ -33,7 +33,6 @@ export function baseEnv({ userFolder, webhookUrl, logDir, name, extra = {} }) {
     N8N_HOST: '127.0.0.1',
     N8N_SECURE_COOKIE: 'false',
     N8N_WEBHOOK_URL: webhookUrl,
-    WEBHOOK_URL: webhookUrl,
     N8N_DIAGNOSTICS_ENABLED: 'false',
     N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
     N8N_PERSONALIZATION_ENABLED: 'false',
