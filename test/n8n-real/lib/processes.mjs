@@ -105,9 +105,10 @@ export class Supervisor {
   /**
    * Starts `command args` in its own process group with stdout+stderr appended to
    * logs/<name>.log. `uid`/`gid` run it as another user (root only). `stopSignal` is what
-   * `stop()` sends first (SIGTERM; SIGINT is Postgres's fast shutdown).
+   * `stop()` sends first (SIGTERM; SIGINT is Postgres's fast shutdown). `tier`: `stopAll()`
+   * stops higher tiers first, each tier in parallel (services 0, n8n processes 1).
    */
-  spawn(name, command, args, { env = process.env, cwd, uid, gid, stopSignal = 'SIGTERM' } = {}) {
+  spawn(name, command, args, { env = process.env, cwd, uid, gid, stopSignal = 'SIGTERM', tier = 1 } = {}) {
     const logFile = join(this.logDir, `${name}.log`);
     const fd = openSync(logFile, 'a');
     let child;
@@ -120,6 +121,7 @@ export class Supervisor {
     const pidFile = join(this.pidDir, `${name}.pid`);
     writeFileSync(pidFile, String(child.pid));
     const proc = new Proc({ name, child, logFile, pidFile, stopSignal });
+    proc.tier = tier;
     child.on('error', () => undefined);
     this.procs.push(proc);
     return proc;
@@ -154,10 +156,11 @@ export class Supervisor {
     writeFileSync(file, `${lines.join('\n')}\n`);
   }
 
-  /** Stops everything still running, newest first (n8n before the services it needs). */
+  /** Stops everything still running: the highest tier first (n8n before its services), in parallel. */
   async stopAll({ graceMs } = {}) {
-    for (const proc of [...this.procs].reverse()) {
-      if (proc.running) await proc.stop({ graceMs });
+    const tiers = [...new Set(this.procs.map((p) => p.tier))].sort((a, b) => b - a);
+    for (const tier of tiers) {
+      await Promise.all(this.procs.filter((p) => p.tier === tier && p.running).map((p) => p.stop({ graceMs })));
     }
   }
 

@@ -33,22 +33,27 @@ function redisPing(port) {
 export async function startRedis(supervisor, { dir, binary = 'redis-server' } = {}) {
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const proc = supervisor.spawn('redis', binary, [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--protected-mode',
-    'yes',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-    '--daemonize',
-    'no',
-  ]);
+  const proc = supervisor.spawn(
+    'redis',
+    binary,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--protected-mode',
+      'yes',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+    ],
+    { tier: 0 },
+  );
   await poll(
     async () => {
       if (!proc.running)
@@ -138,7 +143,7 @@ export async function startPostgres(supervisor, { dir, user = 'n8n', database = 
       '-c',
       'max_connections=200',
     ],
-    { ...opts, stopSignal: 'SIGINT' }, // SIGINT: fast shutdown (SIGTERM waits for clients)
+    { ...opts, stopSignal: 'SIGINT', tier: 0 }, // SIGINT: fast shutdown (SIGTERM waits for clients)
   );
   const client = (name) => join(bin, name);
   await poll(
