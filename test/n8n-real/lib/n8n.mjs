@@ -63,6 +63,11 @@ export function queueEnv({ postgres, redis, binaryDataMode }) {
     DB_POSTGRESDB_DATABASE: postgres.database,
     DB_POSTGRESDB_USER: postgres.user,
     DB_POSTGRESDB_PASSWORD: 'trust-auth-on-loopback',
+    // n8n's default pool is 2 connections per process. Under a burst (500 notifications, 16 at a
+    // time, on a busy 2-core machine) the webhook processor then waited past the 20 s connection
+    // timeout and answered 500 "There was a problem executing the workflow" or 503 "Database is
+    // not ready!" to a third of the deliveries, which the gateway does not retry.
+    DB_POSTGRESDB_POOL_SIZE: '10',
     QUEUE_BULL_REDIS_HOST: redis.host,
     QUEUE_BULL_REDIS_PORT: String(redis.port),
     // Manual runs on workers too (n8n 2.41 deprecates running them on main in queue mode).

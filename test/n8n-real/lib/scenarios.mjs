@@ -5,7 +5,7 @@
 // API and the emulator's records.
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { nodeOutput } from './api.mjs';
+import { FINAL_STATUSES, nodeOutput } from './api.mjs';
 import { deliver, fixture, SAMPLE_VIDEO, submitBlend, triggerDeduplicates } from './gateway.mjs';
 import { NODE_TYPES } from './package.mjs';
 import { mapLimit, poll, sha256 } from './util.mjs';
@@ -48,13 +48,27 @@ function sampleNotification(id = '1000000000000000001') {
   };
 }
 
+/** Executions of a workflow with a final status: `ctx.finishedCount` if the step has a cheaper way. */
+async function finishedCount(ctx, workflowId) {
+  if (ctx.finishedCount) return ctx.finishedCount(workflowId);
+  return (await ctx.client.listExecutions({ workflowId })).filter((e) => FINAL_STATUSES.has(e.status)).length;
+}
+
 /**
  * Media Gateway Trigger, activated with a token: wrong and missing tokens are refused with 401;
  * then `count` real blends on the emulator notify the production URL (?token=...). Checks one
  * successful execution per notification whose trigger item is the notification body, and no
  * execution for the refused calls.
+ *
+ * `maxBacklog` bounds how many notifications may be delivered ahead of the finished executions
+ * (Infinity: a plain burst). In queue mode a deep backlog is what hurts: the webhook processor
+ * holds every execution it enqueued until a worker finishes it (memory, DB connections), and on a
+ * busy 2-core machine a 500-deep burst made it answer 500/503 or time out (see QUEUE-MODE.md).
  */
-export async function triggerNotifications(ctx, { label, count, submitConcurrency = 16, timeoutMs = 120_000 }) {
+export async function triggerNotifications(
+  ctx,
+  { label, count, submitConcurrency = 8, maxBacklog = Number.POSITIVE_INFINITY, timeoutMs = 120_000 },
+) {
   const { step, client, emulator, apiKey } = ctx;
   const token = randomBytes(24).toString('hex');
   const { workflow, path, triggerNode } = triggerWorkflow({ name: `${label}: trigger`, token });
@@ -68,9 +82,21 @@ export async function triggerNotifications(ctx, { label, count, submitConcurrenc
 
   const before = emulator.notifications.length;
   const started = Date.now();
-  const taskIds = await mapLimit(range(count), submitConcurrency, (i) =>
-    submitBlend(emulator, apiKey, { notifyHook: hook, state: `${label}-${i}` }),
-  );
+  let finished = 0;
+  let submitted = 0;
+  const taskIds = await mapLimit(range(count), submitConcurrency, async (i) => {
+    if (submitted - finished >= maxBacklog) {
+      await poll(
+        async () => {
+          finished = await finishedCount(ctx, wf.id);
+          return submitted - finished < maxBacklog;
+        },
+        { what: `the backlog to fall below ${maxBacklog}`, timeoutMs, intervalMs: 200 },
+      );
+    }
+    submitted++;
+    return submitBlend(emulator, apiKey, { notifyHook: hook, state: `${label}-${i}` });
+  });
   await emulator.settled();
   const ours = new Set(taskIds);
   const attempts = emulator.notifications.slice(before).filter((a) => ours.has(a.taskId));
@@ -83,7 +109,10 @@ export async function triggerNotifications(ctx, { label, count, submitConcurrenc
     JSON.stringify(answered),
   );
 
-  await client.waitForExecutions(wf.id, count, { timeoutMs });
+  // Wait for as many as n8n accepted (a refused delivery starts nothing): fails fast, not at the
+  // deadline, when some were refused; the count check below says so.
+  const accepted = attempts.filter((a) => a.status === 200).length;
+  await client.waitForExecutions(wf.id, accepted, { timeoutMs });
   const executions = await client.listExecutions({ workflowId: wf.id, includeData: true });
   const wallMs = Math.max(...executions.map((e) => Date.parse(e.stoppedAt) || 0)) - started;
   const byTask = new Map();
