@@ -66,25 +66,29 @@ export class MediaGatewayClient {
   /** Runs any operation: images opened (checked before sending), the request built, sent, the answer parsed. */
   async run<Op extends AnyOperation>(op: Op, input: CallInput<Op>, options: CallOptions = {}): Promise<ResultOf<Op>> {
     const given = { ...((input ?? {}) as Record<string, unknown>) };
-    const spec = op.images;
-    if (spec && given[spec.field] !== undefined) {
-      const raw = given[spec.field];
-      const list: unknown[] = spec.many ? (Array.isArray(raw) ? raw : []) : [raw];
-      const ready = (item: unknown) =>
-        spec.encoding === 'data-uri' && typeof item === 'string' && item.startsWith('data:');
-      const entries: Record<string, ImageInput> = {};
-      list.forEach((item, i) => {
-        if (!ready(item)) entries[spec.many ? `${spec.field}[${i}]` : spec.field] = item as ImageInput;
-      });
-      const opened = await openImages(entries, op.name);
-      const images = list.map((item, i) =>
-        ready(item) ? item : opened[spec.many ? `${spec.field}[${i}]` : spec.field],
-      );
-      given[spec.field] = spec.many ? (Array.isArray(raw) ? images : raw) : images[0];
-    }
+    await this.#openImagesOf(op, given);
     const request = buildRequest(op, this.#config, given as InputOf<Op>);
     const raw = await this.#transport.send(request, options);
     return parseAnswer(op, raw, { config: this.#config, secrets: [this.#config.apiKey], warnings: request.warnings });
+  }
+
+  /** Replaces the images the caller named (paths, bytes, Blobs, streams) by sources the transport reads. */
+  async #openImagesOf(op: AnyOperation, given: Record<string, unknown>): Promise<void> {
+    const spec = op.images;
+    const raw = spec ? given[spec.field] : undefined;
+    if (!spec || raw === undefined) return;
+    const items = spec.many ? raw : [raw];
+    if (!Array.isArray(items)) return; // not a list: the builder names the problem
+    const fieldOf = (i: number) => (spec.many ? `${spec.field}[${i}]` : spec.field);
+    // Ready data URIs go as they are.
+    const ready = (item: unknown) =>
+      spec.encoding === 'data-uri' && typeof item === 'string' && item.startsWith('data:');
+    const entries = Object.fromEntries(
+      items.flatMap((item, i) => (ready(item) ? [] : [[fieldOf(i), item as ImageInput]])),
+    );
+    const opened = await openImages(entries, op.name);
+    const images = items.map((item, i) => (ready(item) ? item : opened[fieldOf(i)]));
+    given[spec.field] = spec.many ? images : images[0];
   }
 
   imageToVideo(input: CallInput<typeof imageToVideo>, options?: CallOptions) {

@@ -25565,23 +25565,26 @@ var MediaGatewayClient = class {
   /** Runs any operation: images opened (checked before sending), the request built, sent, the answer parsed. */
   async run(op, input2, options = {}) {
     const given = { ...input2 ?? {} };
-    const spec = op.images;
-    if (spec && given[spec.field] !== void 0) {
-      const raw2 = given[spec.field];
-      const list = spec.many ? Array.isArray(raw2) ? raw2 : [] : [raw2];
-      const ready = (item) => spec.encoding === "data-uri" && typeof item === "string" && item.startsWith("data:");
-      const entries = {};
-      list.forEach((item, i) => {
-        if (!ready(item))
-          entries[spec.many ? `${spec.field}[${i}]` : spec.field] = item;
-      });
-      const opened = await openImages(entries, op.name);
-      const images = list.map((item, i) => ready(item) ? item : opened[spec.many ? `${spec.field}[${i}]` : spec.field]);
-      given[spec.field] = spec.many ? Array.isArray(raw2) ? images : raw2 : images[0];
-    }
+    await this.#openImagesOf(op, given);
     const request2 = buildRequest(op, this.#config, given);
     const raw = await this.#transport.send(request2, options);
     return parseAnswer(op, raw, { config: this.#config, secrets: [this.#config.apiKey], warnings: request2.warnings });
+  }
+  /** Replaces the images the caller named (paths, bytes, Blobs, streams) by sources the transport reads. */
+  async #openImagesOf(op, given) {
+    const spec = op.images;
+    const raw = spec ? given[spec.field] : void 0;
+    if (!spec || raw === void 0)
+      return;
+    const items = spec.many ? raw : [raw];
+    if (!Array.isArray(items))
+      return;
+    const fieldOf = (i) => spec.many ? `${spec.field}[${i}]` : spec.field;
+    const ready = (item) => spec.encoding === "data-uri" && typeof item === "string" && item.startsWith("data:");
+    const entries = Object.fromEntries(items.flatMap((item, i) => ready(item) ? [] : [[fieldOf(i), item]]));
+    const opened = await openImages(entries, op.name);
+    const images = items.map((item, i) => ready(item) ? item : opened[fieldOf(i)]);
+    given[spec.field] = spec.many ? images : images[0];
   }
   imageToVideo(input2, options) {
     return this.run(imageToVideo, input2, options);
