@@ -6,13 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import {
-  AbortedError,
-  InvalidResponseError,
-  MediaGatewayError,
-  TimeoutError,
-  type TimeoutPhase,
-} from '../errors/index.js';
+import { AbortedError, MediaGatewayError, TimeoutError } from '../errors/index.js';
 import { encodeMultipart, type RequestDescription } from '../request.js';
 import type { RawResponse } from '../response.js';
 import { type AttemptOutcome, DEFAULT_RETRY, decideRetry, noAnswer, type RetryPolicy } from '../retry.js';
