@@ -1,6 +1,9 @@
 // What the UI offers is generated from the core's registry: every field of every operation has a
 // parameter with the core's label, bounds and choices. (n8n's own lint checks the generated
 // description too: scripts/lint-description.cjs, part of `npm run lint`.)
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   camelCase,
   DEFAULT_RETRY,
@@ -12,7 +15,7 @@ import {
 } from '@mediagw/core/protocol';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CREDENTIAL_TYPE, type LoadedPackage, loadPackage, NODE_TYPE, TRIGGER_TYPE } from './harness.mts';
+import { CREDENTIAL_TYPE, type LoadedPackage, loadPackage, NODE_TYPE, PACKAGE_DIR, TRIGGER_TYPE } from './harness.mts';
 
 let loaded: LoadedPackage;
 let node: INodeType['description'];
@@ -82,6 +85,30 @@ describe('the node', () => {
       }
       // The pre-filled value of an option is one the core accepts.
       if (parameter?.default !== '') expect(schema.safeParse(parameter?.default).success, name).toBe(true);
+    }
+  });
+
+  // n8n's nodes panel takes a node with the category "AI" but no AI subcategory for an AI sub-node
+  // and leaves it out of the search (n8n-io/n8n#24630); the browser step (test/n8n-real/browser.sh)
+  // found ours missing that way. These are the categories n8n's own nodes use for apps.
+  it('files both nodes under categories the nodes panel lists (never "AI")', () => {
+    const panelCategories = [
+      'Analytics',
+      'Communication',
+      'Data & Storage',
+      'Development',
+      'Finance & Accounting',
+      'Marketing',
+      'Miscellaneous',
+      'Productivity',
+      'Sales',
+      'Utility',
+    ];
+    const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
+    for (const file of manifest.n8n.nodes as string[]) {
+      const codex = JSON.parse(readFileSync(join(PACKAGE_DIR, file.replace(/\.js$/, '.json')), 'utf8'));
+      expect(codex.categories.length, file).toBeGreaterThan(0);
+      for (const category of codex.categories) expect(panelCategories, `${file}: ${category}`).toContain(category);
     }
   });
 

@@ -1,5 +1,5 @@
-# Sourced by every real-n8n step (run.sh, server.sh, queue.sh): Node 24 first on PATH, the one
-# n8n install of test/n8n-real (own package.json and lockfile, outside the root workspace;
+# Sourced by every real-n8n step (run.sh, server.sh, queue.sh, browser.sh): Node 24 first on
+# PATH, the one n8n install of test/n8n-real (own package.json and lockfile, outside the root workspace;
 # skipped when the lockfile is unchanged), and the node package and emulator built from this
 # checkout. Sets $here (test/n8n-real) and $root (the repo).
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
