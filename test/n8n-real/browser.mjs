@@ -45,6 +45,10 @@ const { MediaGatewayApi } = requireDist('./credentials/MediaGatewayApi.credentia
 const GATEWAY = new MediaGateway().description;
 const TRIGGER = new MediaGatewayTrigger().description;
 const CREDENTIAL = new MediaGatewayApi();
+/** Operation value -> the title the operation pickers show ("textToVideo" -> "Text to Video"). */
+const OPERATION_TITLES = Object.fromEntries(
+  GATEWAY.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options.map((o) => [o.value, o.name])),
+);
 
 /**
  * What the READMEs (the node's and the root's) promise a builder sees, by operation: top-level
@@ -505,6 +509,19 @@ try {
         `example ${file} opens: ${workflow.nodes.length} nodes, none with a warning`,
         nodes.length === workflow.nodes.length && withIssues.length === 0,
         `canvas ${nodes.length} nodes; warnings on ${withIssues.join(', ')}`,
+      );
+      // The line under a gateway node's name is its operation's title, not n8n's raw values.
+      const untitled = workflow.nodes
+        .filter((n) => n.type === NODE_TYPES.gateway && n.parameters.operation)
+        .filter((n) => {
+          const shown = nodes.find((c) => c.name === n.name)?.text ?? '';
+          return !shown.includes(OPERATION_TITLES[n.parameters.operation]);
+        })
+        .map((n) => `"${n.name}": ${nodes.find((c) => c.name === n.name)?.text}`);
+      step.check(
+        `example ${file}: each Media Gateway node's subtitle on the canvas is its operation's title`,
+        untitled.length === 0,
+        untitled.join('; '),
       );
       await editor.screenshot(shots, `example-${file.replace('.json', '')}`);
       for (const node of workflow.nodes.filter((n) => Object.values(NODE_TYPES).includes(n.type))) {

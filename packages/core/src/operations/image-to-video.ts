@@ -90,7 +90,7 @@ export const imageToVideo = defineOperation({
   name: 'image-to-video',
   title: 'Image to Video',
   kind: 'video',
-  summary: 'create a video task from an image and a prompt',
+  summary: 'start a video from an image',
   description:
     'Uploads the image with the prompt and settings (generation 1.6, standard quality, a 10-second clip). ' +
     `The gateway answers with the task it created (status ${TASK_CREATED} = just created); the video is made later.`,

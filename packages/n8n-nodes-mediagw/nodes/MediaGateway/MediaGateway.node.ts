@@ -11,7 +11,7 @@ import { OPERATIONS } from '@mediagw/core/protocol';
 import { pickOperation, router } from './actions/router';
 import { resumeOnNotification } from './actions/wait';
 import { noRemoteRegistration } from '../shared/hooks';
-import { nodeProperties } from './description/operations';
+import { nodeProperties, subtitleOf } from './description/operations';
 
 export class MediaGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +20,7 @@ export class MediaGateway implements INodeType {
 		icon: { light: 'file:../../icons/mediagw.svg', dark: 'file:../../icons/mediagw.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitleOf(OPERATIONS),
 		description: 'Create videos from images or text, and blend images, through the media gateway',
 		defaults: { name: 'Media Gateway' },
 		usableAsTool: true,

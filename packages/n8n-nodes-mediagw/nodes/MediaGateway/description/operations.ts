@@ -44,6 +44,15 @@ function operationProperties(op: AnyOperation): INodeProperties[] {
 	}));
 }
 
+/**
+ * The line under the node's name on the canvas: the picked operation's title ("Text to Video"),
+ * not n8n's usual raw values ("textToVideo: video"), which read poorly.
+ */
+export function subtitleOf(operations: Operations): string {
+	const titles = Object.fromEntries(operations.map((op) => [operationValue(op), op.title]));
+	return `={{ ${JSON.stringify(titles)}[$parameter["operation"]] ?? $parameter["operation"] }}`;
+}
+
 /** Every property of the node: the resource picker, an operation picker per resource, every operation's parameters. */
 export function nodeProperties(operations: Operations): INodeProperties[] {
 	const resources = resourcesOf(operations);
