@@ -40,6 +40,14 @@ export interface NotificationAttempt {
   error?: string;
 }
 
+/** Notifications of one task held back by the `notifyHold` fault, until released. */
+export interface HeldNotifications {
+  taskId: string;
+  url: string;
+  /** How many notifications wait (progress and final). */
+  count: number;
+}
+
 export interface DeliveryOptions {
   /** Tries after the first (default 3). */
   retries: number;
