@@ -36,6 +36,8 @@ export interface NotificationAttempt {
   attempt: number;
   /** The hook's HTTP status, when it answered. */
   status?: number;
+  /** The start of the hook's answer body (up to 500 characters), when it answered. */
+  answer?: string;
   /** Why the attempt failed without an answer (connection refused, timeout, ...). */
   error?: string;
 }
@@ -59,6 +61,8 @@ export interface DeliveryOptions {
   signal: AbortSignal;
   onAttempt: (attempt: NotificationAttempt) => void;
 }
+
+const ANSWER_CHARS = 500;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -86,8 +90,9 @@ export async function deliverNotification(url: string, body: Notification, optio
         body: JSON.stringify(body),
         signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
       });
-      await response.arrayBuffer().catch(() => undefined);
+      const text = await response.text().catch(() => '');
       record.status = response.status;
+      record.answer = text.slice(0, ANSWER_CHARS);
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       record.error = cause?.code ?? cause?.message ?? (error as Error).message;

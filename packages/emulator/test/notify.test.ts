@@ -46,7 +46,13 @@ it('posts the finished task to notifyHook, state echoed, image downloadable', as
   expect(body.startTime as number).toBeLessThanOrEqual(body.finishTime as number);
   const png = PNG.sync.read(Buffer.from(await (await fetch(body.imageUrl as string)).arrayBuffer()));
   expect([png.width, png.height]).toEqual([6, 6]);
-  expect(emu.notifications.at(-1)).toMatchObject({ taskId: result.taskId, url: hook.url, attempt: 1, status: 200 });
+  expect(emu.notifications.at(-1)).toMatchObject({
+    taskId: result.taskId,
+    url: hook.url,
+    attempt: 1,
+    status: 200,
+    answer: 'answered 200',
+  });
 
   await client.close();
   await hook.close();
