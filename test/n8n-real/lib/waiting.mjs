@@ -11,6 +11,7 @@ import { blendWaitWorkflow, exampleWorkflow } from './workflows.mjs';
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 const escapeRe = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const sorted = (list) => [...list].sort().join(',');
+const isDeepEqual = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** `<N8N_WEBHOOK_URL>webhook-waiting/<id>?signature=<64 hex>`: returns the execution id, or undefined. */
 export function resumeUrlExecution(webhookBase, url) {
@@ -162,8 +163,6 @@ export async function startBlendWaitTimeOut(ctx, { label, filesDir }) {
     },
   };
 }
-
-const isDeepEqual = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * examples/n8n/blend-wait.json in a running n8n, started by its production Webhook:
