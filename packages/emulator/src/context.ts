@@ -16,9 +16,10 @@ export interface EmulatorContext {
   fileUrl(name: string): string;
   /**
    * Posts notifications to a hook in the background, in order, each with retries, once `after`
-   * (the answer being sent) settles. Registered at once, so `settled()` waits for them.
+   * (the answer being sent) settles. Registered at once, so `settled()` waits for them. With `hold`,
+   * they wait for `releaseNotifications()` instead (and `settled()` does not wait for them).
    */
-  notify(hook: string, notifications: readonly Notification[], after: Promise<unknown>): void;
+  notify(hook: string, notifications: readonly Notification[], after: Promise<unknown>, hold?: boolean): void;
 }
 
 /** A request as validated by the core's rules for its operation. */

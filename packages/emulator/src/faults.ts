@@ -33,6 +33,11 @@ export interface Fault {
   notifyFailure?: boolean;
   /** Blend: deliver the final notification this many times (a gateway retrying, on purpose). */
   notifyRepeat?: number;
+  /**
+   * Blend: hold the notifications (progress and final) until `emu.releaseNotifications()`: a gateway
+   * that takes as long as the caller wants to finish the task. Never released, they are never sent.
+   */
+  notifyHold?: boolean;
   /** Apply only to the first N requests that reach the fault stage, then behave normally. */
   times?: number;
 }
@@ -54,6 +59,7 @@ const HEADER_KEYS = {
   'notify-progress': ['notifyProgress', 'whole'],
   'notify-failure': ['notifyFailure', 'flag'],
   'notify-repeat': ['notifyRepeat', 'count'],
+  'notify-hold': ['notifyHold', 'flag'],
   times: ['times', 'count'],
 } as const satisfies Record<string, readonly [keyof Fault, 'ms' | 'status' | 'text' | 'flag' | 'count' | 'whole']>;
 

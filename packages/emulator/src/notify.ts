@@ -36,8 +36,18 @@ export interface NotificationAttempt {
   attempt: number;
   /** The hook's HTTP status, when it answered. */
   status?: number;
+  /** The start of the hook's answer body (up to 500 characters), when it answered. */
+  answer?: string;
   /** Why the attempt failed without an answer (connection refused, timeout, ...). */
   error?: string;
+}
+
+/** Notifications of one task held back by the `notifyHold` fault, until released. */
+export interface HeldNotifications {
+  taskId: string;
+  url: string;
+  /** How many notifications wait (progress and final). */
+  count: number;
 }
 
 export interface DeliveryOptions {
@@ -51,6 +61,8 @@ export interface DeliveryOptions {
   signal: AbortSignal;
   onAttempt: (attempt: NotificationAttempt) => void;
 }
+
+const ANSWER_CHARS = 500;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -78,8 +90,9 @@ export async function deliverNotification(url: string, body: Notification, optio
         body: JSON.stringify(body),
         signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
       });
-      await response.arrayBuffer().catch(() => undefined);
+      const text = await response.text().catch(() => '');
       record.status = response.status;
+      record.answer = text.slice(0, ANSWER_CHARS);
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       record.error = cause?.code ?? cause?.message ?? (error as Error).message;

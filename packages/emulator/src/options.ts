@@ -4,7 +4,7 @@ import type { OperationRoute } from './context.js';
 import type { RecordedRequest } from './exchange.js';
 import type { Fault } from './faults.js';
 import type { Download } from './files.js';
-import type { NotificationAttempt } from './notify.js';
+import type { HeldNotifications, NotificationAttempt } from './notify.js';
 
 export interface EmulatorOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -60,17 +60,24 @@ export interface Emulator {
   readonly requests: readonly RecordedRequest[];
   /** Every notifyHook delivery attempt. */
   readonly notifications: readonly NotificationAttempt[];
+  /** Notifications held by the `notifyHold` fault, one entry per task, oldest first. */
+  readonly heldNotifications: readonly HeldNotifications[];
+  /**
+   * Sends held notifications (those of the given task ids, or all): each task's in order, as
+   * `notify` would have. Returns how many tasks were released.
+   */
+  releaseNotifications(taskIds?: Iterable<string>): number;
   /** Every `GET /files/...` (not counted as requests). */
   readonly downloads: readonly Download[];
   /** Requests received for one operation, or all (404s included). */
   count(operation?: string): number;
   /** Replaces the server-wide fault (undefined: none) and restarts its `times` count. */
   setFault(fault?: Fault): void;
-  /** Clears records, counters and `times` counts (the server-wide fault stays). */
+  /** Clears records, counters, `times` counts and held notifications (the server-wide fault stays). */
   reset(): void;
   /** Resolves once every notifyHook delivery under way has finished. */
   settled(): Promise<void>;
-  /** Stops listening; aborts deliveries still retrying. */
+  /** Stops listening; aborts deliveries still retrying; held notifications are never sent. */
   close(): Promise<void>;
 }
 

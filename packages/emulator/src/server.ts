@@ -20,7 +20,7 @@ import { type Exchange, errorAnswer, jsonAnswer, type RecordedRequest, send, suc
 import { type Fault, FaultCounter } from './faults.js';
 import { type Download, FILES_PATH, FileStore } from './files.js';
 import { authLabel, gate, servedPath } from './gate.js';
-import { deliverAll, type NotificationAttempt } from './notify.js';
+import { deliverAll, type HeldNotifications, type NotificationAttempt } from './notify.js';
 import { checkOptions, type Emulator, type EmulatorOptions, type Endpoint } from './options.js';
 import { readRequest } from './reading.js';
 import { blendRoute } from './routes/blend.js';
@@ -89,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultCounter();
   let serverFault: Fault | undefined = options.fault;
   const deliveries = new Set<Promise<unknown>>();
+  const held: (HeldNotifications & { send: () => void })[] = [];
   const closing = new AbortController();
   let baseUrl = '';
 
@@ -97,21 +98,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxUploadBytes,
     files: new FileStore(),
     fileUrl: (name) => `${options.publicUrl?.replace(/\/+$/, '') ?? baseUrl}${FILES_PATH}/${name}`,
-    notify(hook, bodies, after) {
+    notify(hook, bodies, after, hold = false) {
       // The task exists whether or not the answer reached the caller: deliver either way.
-      const run = after
-        .catch(() => undefined)
-        .then(() =>
-          deliverAll(hook, bodies, {
-            retries: options.notifyRetries ?? 3,
-            backoffMs: options.notifyBackoffMs ?? 200,
-            timeoutMs: options.notifyTimeoutMs ?? 5000,
-            signal: closing.signal,
-            onAttempt: (attempt) => notifications.push(attempt),
-          }),
-        );
-      deliveries.add(run);
-      void run.finally(() => deliveries.delete(run));
+      const send = () => {
+        const run = after
+          .catch(() => undefined)
+          .then(() =>
+            deliverAll(hook, bodies, {
+              retries: options.notifyRetries ?? 3,
+              backoffMs: options.notifyBackoffMs ?? 200,
+              timeoutMs: options.notifyTimeoutMs ?? 5000,
+              signal: closing.signal,
+              onAttempt: (attempt) => notifications.push(attempt),
+            }),
+          );
+        deliveries.add(run);
+        void run.finally(() => deliveries.delete(run));
+      };
+      if (hold) held.push({ taskId: bodies[0]?.id ?? '', url: hook, count: bodies.length, send });
+      else send();
     },
   };
   const operationRoutes = [...defaultRoutes(options), ...(options.operations ?? [])];
@@ -223,6 +228,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     keyPinned: options.apiKey !== undefined,
     requests,
     notifications,
+    get heldNotifications() {
+      return held.map(({ taskId, url, count }) => ({ taskId, url, count }));
+    },
+    releaseNotifications(taskIds) {
+      const wanted = taskIds === undefined ? undefined : new Set(taskIds);
+      const released = held.filter((h) => wanted === undefined || wanted.has(h.taskId));
+      for (const h of released) {
+        held.splice(held.indexOf(h), 1);
+        if (!closing.signal.aborted) h.send();
+      }
+      return released.length;
+    },
     downloads,
     count: (operation) =>
       operation === undefined ? requests.length : requests.filter((r) => r.operation === operation).length,
@@ -235,11 +252,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       seq = 0;
       notifications.length = 0;
       downloads.length = 0;
+      held.length = 0;
       faults.forget();
     },
     settled,
     async close() {
       closing.abort();
+      held.length = 0;
       await settled();
       await app.close();
     },

@@ -242,11 +242,12 @@ describe('sparse successful answers', () => {
   });
 
   it('is also a header key', () => {
-    expect(parseFaultHeader('sparse; notify-progress=3; notify-failure; notify-repeat=2')).toEqual({
+    expect(parseFaultHeader('sparse; notify-progress=3; notify-failure; notify-repeat=2; notify-hold')).toEqual({
       sparse: true,
       notifyProgress: 3,
       notifyFailure: true,
       notifyRepeat: 2,
+      notifyHold: true,
     });
   });
 });

@@ -81,7 +81,7 @@ export async function startHookServer(answer: (index: number) => number = () => 
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const status = answer(attempts++);
     if (status < 300) received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString()) });
-    res.writeHead(status).end();
+    res.writeHead(status).end(`answered ${status}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -4,7 +4,7 @@ import { readNotification } from '@mediagw/core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../src/index.js';
-import { clientFor, solidPng, startHookServer } from './helpers.js';
+import { clientFor, jsonHeaders, KEY, paths, post, solidPng, startHookServer } from './helpers.js';
 
 const IMAGE = solidPng(6, 6, [0, 128, 255, 255]);
 let emu: Emulator;
@@ -46,7 +46,13 @@ it('posts the finished task to notifyHook, state echoed, image downloadable', as
   expect(body.startTime as number).toBeLessThanOrEqual(body.finishTime as number);
   const png = PNG.sync.read(Buffer.from(await (await fetch(body.imageUrl as string)).arrayBuffer()));
   expect([png.width, png.height]).toEqual([6, 6]);
-  expect(emu.notifications.at(-1)).toMatchObject({ taskId: result.taskId, url: hook.url, attempt: 1, status: 200 });
+  expect(emu.notifications.at(-1)).toMatchObject({
+    taskId: result.taskId,
+    url: hook.url,
+    attempt: 1,
+    status: 200,
+    answer: 'answered 200',
+  });
 
   await client.close();
   await hook.close();
@@ -118,6 +124,58 @@ it('sends progress notifications first, then the final one; a failure fault and 
     failReason: expect.stringMatching(/emulated failure/),
   });
   emu.setFault(undefined);
+  await client.close();
+  await hook.close();
+});
+
+it('holds notifications until released (per task or all); close drops what is still held', async () => {
+  const hook = await startHookServer();
+  const client = clientFor(emu);
+  emu.reset();
+  emu.setFault({ notifyHold: true, notifyProgress: 1 });
+  const first = await client.blend({ base64Array: [{ data: IMAGE }, { data: IMAGE }], notifyHook: hook.url });
+  const second = await client.blend({ base64Array: [{ data: IMAGE }, { data: IMAGE }], notifyHook: hook.url });
+  emu.setFault(undefined);
+  await emu.settled();
+  // Nothing sent: settled() does not wait for held notifications.
+  expect(hook.received).toHaveLength(0);
+  expect(emu.heldNotifications).toEqual([
+    { taskId: first.taskId, url: hook.url, count: 2 },
+    { taskId: second.taskId, url: hook.url, count: 2 },
+  ]);
+
+  expect(emu.releaseNotifications([second.taskId!])).toBe(1);
+  await emu.settled();
+  expect(hook.received.map((r) => [r.body.id, r.body.status])).toEqual([
+    [second.taskId, 'IN_PROGRESS'],
+    [second.taskId, 'SUCCESS'],
+  ]);
+  expect(emu.heldNotifications.map((h) => h.taskId)).toEqual([first.taskId]);
+  expect(emu.releaseNotifications([second.taskId!])).toBe(0);
+
+  // A header fault holds too; release() without ids sends everything held.
+  const raw = await post(
+    emu.url + paths().blend,
+    JSON.stringify({ base64Array: [`data:image/png;base64,${IMAGE.toString('base64')}`], notifyHook: hook.url }),
+    jsonHeaders({ 'img-api-secret': KEY, 'x-emulator-fault': 'notify-hold' }),
+  );
+  const third = { taskId: String(raw.json().result) };
+  await emu.settled();
+  expect(emu.heldNotifications.map((h) => h.taskId)).toEqual([first.taskId, third.taskId]);
+  expect(emu.releaseNotifications()).toBe(2);
+  await emu.settled();
+  // Tasks are delivered side by side; each task's notifications in order.
+  const of = (id: string | undefined) => hook.received.filter((r) => r.body.id === id).map((r) => r.body.status);
+  expect([of(first.taskId), of(third.taskId)]).toEqual([['IN_PROGRESS', 'SUCCESS'], ['SUCCESS']]);
+
+  const other = await startEmulator({ fault: { notifyHold: true } });
+  const otherClient = clientFor(other);
+  await otherClient.blend({ base64Array: [{ data: IMAGE }, { data: IMAGE }], notifyHook: hook.url });
+  expect(other.heldNotifications).toHaveLength(1);
+  await other.close();
+  expect(other.heldNotifications).toHaveLength(0);
+  expect(hook.received).toHaveLength(5);
+  await otherClient.close();
   await client.close();
   await hook.close();
 });

@@ -58,8 +58,20 @@ beforeAll(async () => {
     const result = await type.webhook!.call(context);
     if (result.workflowData) started.push(result.workflowData[0]!);
     if (!result.noWebhookResponse) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: 'Workflow was started' }));
+      // As n8n 2.41 answers an "onReceived" webhook (webhook-on-received-response-extractor): the
+      // description's responseData, whose default "firstEntryJson" is sent as the text itself; "noData":
+      // no body; empty: what webhook() returned as webhookResponse, else n8n's "Workflow was started".
+      const description = type.description.webhooks?.[0];
+      const responseData = description && 'responseData' in description ? description.responseData : 'firstEntryJson';
+      const answer =
+        responseData === 'noData'
+          ? ''
+          : responseData
+            ? responseData
+            : (result.webhookResponse ?? { message: 'Workflow was started' });
+      const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
+      res.writeHead(200, { 'content-type': typeof answer === 'string' ? 'text/html' : 'application/json' });
+      res.end(text);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,9 +89,11 @@ const post = (query: string, body: string, contentType = 'application/json') =>
   fetch(`${hookUrl}${query}`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
 describe('Media Gateway Trigger', () => {
-  it('accepts a JSON call carrying the token and emits its body', async () => {
+  it('accepts a JSON call carrying the token, answers it in JSON and emits its body', async () => {
     const response = await post(`?token=${TOKEN}`, JSON.stringify({ id: '42', status: 'SUCCESS' }));
     expect(response.status).toBe(200);
+    // Not n8n's placeholder text "firstEntryJson" (what an accepted call got before responseData: '').
+    expect(await response.json()).toEqual({ code: 200, message: 'Received; a run started' });
     expect(started).toEqual([[{ json: { id: '42', status: 'SUCCESS' } }]]);
   });
 

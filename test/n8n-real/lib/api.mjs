@@ -178,14 +178,17 @@ export class N8nClient {
    * Polls one execution until `accept(execution)` (default: a final status) holds; returns it
    * with its data. For a paused execution wait for `(e) => e.status === 'waiting'`.
    */
-  async waitForExecution(id, { accept = (e) => FINAL_STATUSES.has(e.status), timeoutMs = 60_000, what } = {}) {
+  async waitForExecution(
+    id,
+    { accept = (e) => FINAL_STATUSES.has(e.status), timeoutMs = 60_000, intervalMs = 250, what } = {},
+  ) {
     let last;
     return poll(
       async () => {
         last = await this.getExecution(id, { includeData: true });
         return accept(last) ? last : false;
       },
-      { what: what ?? `execution ${id}`, timeoutMs, intervalMs: 250, last: () => last?.status },
+      { what: what ?? `execution ${id}`, timeoutMs, intervalMs, last: () => last?.status },
     );
   }
 
@@ -209,6 +212,11 @@ export class N8nClient {
 /** The output items of a node in an execution fetched with includeData (first run, output 0). */
 export function nodeOutput(execution, nodeName, { run = 0, output = 0 } = {}) {
   return execution?.data?.resultData?.runData?.[nodeName]?.[run]?.data?.main?.[output] ?? [];
+}
+
+/** The task id a Wait-for-Result execution waits for: its custom data `mediagw_task_id`. */
+export function waitingTaskId(execution) {
+  return execution?.customData?.mediagw_task_id ?? execution?.data?.resultData?.metadata?.mediagw_task_id;
 }
 
 /** The execution's error message (and description), if it failed. */

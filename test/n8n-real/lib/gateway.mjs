@@ -26,15 +26,20 @@ let images;
 
 /**
  * A real blend on the emulator (two small PNGs), as a gateway client would send it, with
- * `notifyHook` and `state`. Resolves to the task id; the emulator then POSTs the notification to
+ * `notifyHook`, `state` and optionally an `x-emulator-fault` header (`fault`). Resolves to the task id; the emulator then POSTs the notification to
  * the hook (see `emulator.notifications`).
  */
-export async function submitBlend(emulator, apiKey, { notifyHook, state }) {
+export async function submitBlend(emulator, apiKey, { notifyHook, state, fault }) {
   images ??= [dataUri('red.png'), dataUri('blue.png')];
   const endpoint = emulator.endpoints.find((e) => e.operation === 'blend');
   const response = await fetch(`${emulator.url}${endpoint.path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [emulator.routes.secretHeader]: apiKey },
+    headers: {
+      'content-type': 'application/json',
+      [emulator.routes.secretHeader]: apiKey,
+      // This request's fault only (e.g. "notify-repeat=2": the gateway delivers the final notification twice).
+      ...(fault ? { 'x-emulator-fault': fault } : {}),
+    },
     body: JSON.stringify({ base64Array: images, notifyHook, state }),
     signal: AbortSignal.timeout(30_000),
   });
@@ -59,10 +64,24 @@ export async function deliver(hookUrl, body) {
 
 /**
  * Does the installed trigger de-duplicate repeated deliveries? Read from its description as the
- * running n8n loaded it (a property about duplicates); MGW_TRIGGER_DEDUP=1/0 overrides.
+ * running n8n loaded it: a property about duplicates or repeats, at the top or inside a collection
+ * (the trigger's Options -> "Ignore Repeats Within (Minutes)", `repeatWindowMinutes`). Returns the
+ * property (truthy) or undefined; MGW_TRIGGER_DEDUP=1/0 overrides.
  */
 export function triggerDeduplicates(description) {
-  if (process.env.MGW_TRIGGER_DEDUP === '1') return true;
-  if (process.env.MGW_TRIGGER_DEDUP === '0') return false;
-  return (description?.properties ?? []).some((p) => /dedup|duplicate/i.test(`${p.name} ${p.displayName}`));
+  if (process.env.MGW_TRIGGER_DEDUP === '1') return { name: '(forced by MGW_TRIGGER_DEDUP=1)' };
+  if (process.env.MGW_TRIGGER_DEDUP === '0') return undefined;
+  const about = (p) => /dedup|duplicate|repeat/i.test(`${p.name} ${p.displayName}`) && p.type !== 'notice';
+  // A collection's options are properties; a fixed collection's options hold them in `values`;
+  // a dropdown's options ({name, value}) are neither.
+  const children = (p) =>
+    (p.options ?? []).flatMap((o) => (o && typeof o === 'object' ? ('type' in o ? [o] : (o.values ?? [])) : []));
+  const walk = (properties = []) => {
+    for (const p of properties) {
+      const found = about(p) ? p : walk(children(p));
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(description?.properties);
 }

@@ -9,4 +9,5 @@ export * from './scenarios.mjs';
 export * from './secrets.mjs';
 export * from './services.mjs';
 export * from './util.mjs';
+export * from './waiting.mjs';
 export * from './workflows.mjs';

@@ -18,9 +18,10 @@ export const ENCRYPTION_KEY = 'mediagw-ci-fixed-encryption-key-not-a-secret';
  * Everything that phones home is off. n8n 2.41 always starts its JS task runner (internal mode,
  * a child process; N8N_RUNNERS_ENABLED is deprecated: "Remove this environment variable; it is no
  * longer needed"), so each process needs its own task-broker port (5679 otherwise: collisions).
- * Logs are JSON lines (timestamps, execution ids in the metadata).
+ * Logs are JSON lines (timestamps, execution ids in the metadata). `fileAccess`: the one folder
+ * Read/Write Files may use (N8N_RESTRICT_FILE_ACCESS_TO).
  */
-export function baseEnv({ userFolder, webhookUrl, logDir, name, extra = {} }) {
+export function baseEnv({ userFolder, webhookUrl, logDir, name, fileAccess, extra = {} }) {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME ?? '/root',
@@ -49,6 +50,8 @@ export function baseEnv({ userFolder, webhookUrl, logDir, name, extra = {} }) {
     // its own execution data which process ran it (the queue step tells workers apart this way).
     MGW_PROCESS: name,
     N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+    // The folder Read/Write Files may use (the examples' images); n8n's default is ~/.n8n-files.
+    ...(fileAccess ? { N8N_RESTRICT_FILE_ACCESS_TO: fileAccess } : {}),
     ...extra,
   };
 }

@@ -60,6 +60,10 @@ async function finishedCount(ctx, workflowId) {
  * successful execution per notification whose trigger item is the notification body, and no
  * execution for the refused calls.
  *
+ * `repeatEvery` (n > 0): every n-th blend asks the emulator to deliver its notification twice
+ * (`notify-repeat=2`, a gateway delivering again): still one execution per task, the repeat answered
+ * 200 by the trigger's repeat memory.
+ *
  * `maxBacklog` bounds how many notifications may be delivered ahead of the finished executions
  * (Infinity: a plain burst). In queue mode a deep backlog is what hurts: the webhook processor
  * holds every execution it enqueued until a worker finishes it (memory, DB connections), and on a
@@ -67,7 +71,7 @@ async function finishedCount(ctx, workflowId) {
  */
 export async function triggerNotifications(
   ctx,
-  { label, count, submitConcurrency = 8, maxBacklog = Number.POSITIVE_INFINITY, timeoutMs = 120_000 },
+  { label, count, submitConcurrency = 8, maxBacklog = Number.POSITIVE_INFINITY, timeoutMs = 120_000, repeatEvery = 0 },
 ) {
   const { step, client, emulator, apiKey } = ctx;
   const token = randomBytes(24).toString('hex');
@@ -95,18 +99,36 @@ export async function triggerNotifications(
       );
     }
     submitted++;
-    return submitBlend(emulator, apiKey, { notifyHook: hook, state: `${label}-${i}` });
+    const fault = repeatEvery > 0 && i % repeatEvery === 0 ? 'notify-repeat=2' : undefined;
+    return submitBlend(emulator, apiKey, { notifyHook: hook, state: `${label}-${i}`, fault });
   });
   await emulator.settled();
   const ours = new Set(taskIds);
-  const attempts = emulator.notifications.slice(before).filter((a) => ours.has(a.taskId));
-  const answered = tally(attempts, (a) => a.status ?? a.error);
+  const repeated = new Set(taskIds.filter((_, index) => repeatEvery > 0 && (index + 1) % repeatEvery === 0));
+  const delivered = emulator.notifications.slice(before).filter((a) => ours.has(a.taskId));
+  const answered = tally(delivered, (a) => a.status ?? a.error);
+  const perTask = tally(delivered, (a) => a.taskId);
+  const asMeant = taskIds.filter((id) => perTask[id] === (repeated.has(id) ? 2 : 1));
   step.check(
-    `${label}: the emulator delivered ${count} notifications, each answered 200 once`,
-    attempts.length === count &&
-      attempts.every((a) => a.status === 200) &&
-      new Set(attempts.map((a) => a.taskId)).size === count,
+    `${label}: the emulator delivered ${count} notifications${repeated.size ? ` (${repeated.size} of them twice, on purpose)` : ''}, every delivery answered 200`,
+    delivered.length === count + repeated.size && delivered.every((a) => a.status === 200) && asMeant.length === count,
     JSON.stringify(answered),
+  );
+  // The first delivery of each task.
+  const firsts = new Map();
+  for (const a of delivered) if (!firsts.has(a.taskId)) firsts.set(a.taskId, a);
+  const attempts = [...firsts.values()];
+  const jsonAnswer = (a) => {
+    try {
+      return JSON.parse(a.answer).code === 200;
+    } catch {
+      return false;
+    }
+  };
+  step.check(
+    `${label}: each accepted notification was answered with the trigger's JSON acknowledgment`,
+    attempts.every(jsonAnswer),
+    `answers seen: ${JSON.stringify(Object.keys(tally(attempts, (a) => a.answer)).slice(0, 3))}`,
   );
 
   // Wait for as many as n8n accepted (a refused delivery starts nothing): fails fast, not at the
@@ -122,7 +144,7 @@ export async function triggerNotifications(
     byTask.set(id, [...(byTask.get(id) ?? []), { execution, item }]);
   }
   step.check(
-    `${label}: exactly ${count} executions, none for the refused calls`,
+    `${label}: exactly ${count} executions, none for the refused calls${repeated.size ? ' nor for the repeats' : ''}`,
     executions.length === count,
     `${executions.length} executions`,
   );
@@ -143,43 +165,95 @@ export async function triggerNotifications(
     bodyAsItem.length === count,
     `${count - bodyAsItem.length} differ; first: ${JSON.stringify(byTask.get(attempts[0]?.taskId)?.[0]?.item?.json)}`,
   );
-  return { workflowId: wf.id, hook, attempts, executions, wallMs, triggerNode };
+  return { workflowId: wf.id, hook, attempts, executions, wallMs, triggerNode, repeated: repeated.size };
+}
+
+/** How many executions a workflow has (any status). */
+export async function executionCount(client, workflowId) {
+  return (await client.listExecutions({ workflowId })).length;
 }
 
 /**
- * Prepared for trigger de-duplication: the gateway delivers the same notification again. With
- * de-duplication (detected from the trigger's description, or MGW_TRIGGER_DEDUP=1) no second
- * execution may start: PASS/FAIL. Without it the check is a SKIP that says what n8n did.
+ * Waits up to `graceMs` for a workflow to get more than `expected` executions (n8n stores an
+ * execution before the webhook answers; the grace covers a slow list on a busy machine). Returns
+ * the count seen.
+ */
+export async function countAfterGrace(client, workflowId, expected, graceMs = 4000) {
+  return poll(
+    async () => {
+      const n = await executionCount(client, workflowId);
+      return n > expected ? n : false;
+    },
+    { what: 'another execution', timeoutMs: graceMs },
+  ).catch(() => executionCount(client, workflowId));
+}
+
+/**
+ * The trigger's repeat memory (Options -> "Ignore Repeats Within (Minutes)", on by default): the same
+ * notification (task id and status) again starts no second execution and is answered 200. Three
+ * ways: a repeat of a delivery whose run finished; the same notification twice at the same moment;
+ * a real blend whose notification the emulator delivers twice (`notify-repeat=2`). PASS/FAIL when
+ * the loaded trigger has the option (triggerDeduplicates); otherwise SKIPs saying what n8n did.
  */
 export async function repeatedDelivery(ctx, { label, workflowId, hook, attempt, triggerNode }) {
-  const { step, client } = ctx;
-  const description = await client.nodeType(NODE_TYPES.trigger);
-  const supported = triggerDeduplicates(description);
-  const name = `${label}: a repeated delivery of the same notification starts no second execution`;
-  const ofTask = async () =>
-    (await client.listExecutions({ workflowId, includeData: true })).filter(
-      (e) => nodeOutput(e, triggerNode)[0]?.json?.id === attempt.taskId,
+  const { step, client, emulator, apiKey } = ctx;
+  const option = triggerDeduplicates(await client.nodeType(NODE_TYPES.trigger));
+  const report = (name, ok, detail) =>
+    option ? step.check(name, ok, detail) : step.skip(name, `no repeat option in the trigger: ${detail}`);
+  const settledCount = async (expected) => {
+    await client.waitForExecutions(workflowId, expected, { timeoutMs: 60_000 });
+    return countAfterGrace(client, workflowId, expected);
+  };
+  const repeatAnswer = (r) => r.status === 200 && /Already received; no new run started/.test(r.text);
+  if (option)
+    step.info(
+      `${label}: the trigger's repeat option, as n8n loaded it: "${option.displayName ?? option.name}" (${option.name}, default ${option.default})`,
     );
+
+  // 1. A repeat after the first delivery's run finished.
+  let base = await executionCount(client, workflowId);
   const again = await deliver(hook, attempt.body);
-  // A second execution, if any, exists as soon as the hook has answered (n8n stores it before
-  // answering); the grace covers a slow list on a busy machine.
-  const seen = await poll(async () => ((await ofTask()).length >= 2 ? 2 : false), {
-    what: 'a second execution',
-    timeoutMs: 4000,
-  }).catch(async () => (await ofTask()).length);
-  if (supported) {
-    step.check(
-      name,
-      again.status >= 200 && again.status < 300 && seen === 1,
-      `HTTP ${again.status}, ${seen} executions`,
-    );
-  } else {
-    step.skip(
-      name,
-      `the trigger does not de-duplicate yet: the repeat answered HTTP ${again.status} and started execution #${seen}`,
-    );
-  }
-  return { supported, executions: seen };
+  let seen = await countAfterGrace(client, workflowId, base);
+  report(
+    `${label}: a repeated delivery of the same notification gets 200 "Already received" and starts no second execution`,
+    repeatAnswer(again) && seen === base,
+    `HTTP ${again.status} ${again.text.slice(0, 120)}; executions ${base} -> ${seen}`,
+  );
+
+  // 2. The same notification twice at the same moment.
+  base = seen;
+  const id = `8${Date.now()}${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
+  const body = sampleNotification(id);
+  const both = await Promise.all([deliver(hook, body), deliver(hook, body)]);
+  seen = await settledCount(base + 1);
+  const fresh = (await client.listExecutions({ workflowId, includeData: true })).filter(
+    (e) => nodeOutput(e, triggerNode)[0]?.json?.id === id,
+  );
+  report(
+    `${label}: the same notification twice at once: both answered 200, one of them "Already received"; exactly one execution`,
+    both.every((r) => r.status === 200) &&
+      both.filter(repeatAnswer).length === 1 &&
+      seen === base + 1 &&
+      fresh.length === 1,
+    `answers ${JSON.stringify(both.map((r) => [r.status, r.text.slice(0, 60)]))}; executions ${base} -> ${seen}, ${fresh.length} for the task`,
+  );
+
+  // 3. A real blend whose final notification the gateway delivers twice.
+  base = seen;
+  const taskId = await submitBlend(emulator, apiKey, {
+    notifyHook: hook,
+    state: `${label}-repeat`,
+    fault: 'notify-repeat=2',
+  });
+  await emulator.settled();
+  const attempts = emulator.notifications.filter((a) => a.taskId === taskId);
+  seen = await settledCount(base + 1);
+  report(
+    `${label}: the emulator's notify-repeat=2 through a real blend: both deliveries answered 200, one execution`,
+    attempts.length === 2 && attempts.every((a) => a.status === 200) && seen === base + 1,
+    `deliveries ${JSON.stringify(attempts.map((a) => a.status ?? a.error))}; executions ${base} -> ${seen}`,
+  );
+  return { supported: Boolean(option), executions: seen };
 }
 
 /**

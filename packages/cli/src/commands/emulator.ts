@@ -33,7 +33,7 @@ const serverOptions: OptionSpecs = {
   fault: {
     type: 'string',
     value: 'SPEC',
-    help: 'a fault on every request, written as the x-emulator-fault header: "status=429; retry-after=1; times=1", drop, truncate, sparse, envelope-failure, latency-ms=N, slow-body-ms=N, blend-id-as-number, notify-progress=N, notify-failure, notify-repeat=N',
+    help: 'a fault on every request, written as the x-emulator-fault header: "status=429; retry-after=1; times=1", drop, truncate, sparse, envelope-failure, latency-ms=N, slow-body-ms=N, blend-id-as-number, notify-progress=N, notify-failure, notify-repeat=N, notify-hold (never notifies: the caller times out)',
   },
 };
 

@@ -86,7 +86,7 @@ export function blendRoute(options: BlendRouteOptions = {}): OperationRoute {
             description: ['Blended', ...(exchange.notes ?? [])].join('; '),
           };
       for (let i = 0; i < (fault?.notifyRepeat ?? 1); i++) bodies.push(final);
-      ctx.notify(hook, bodies, answered);
+      ctx.notify(hook, bodies, answered, fault?.notifyHold === true);
     },
   };
 }

@@ -42,7 +42,9 @@ export class MediaGatewayTrigger implements INodeType {
 		defaults: { name: 'Media Gateway Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'mediagw' }],
+		// responseData '': without it n8n answers an accepted call with the literal text "firstEntryJson"
+		// (its default for the setting); with it, n8n answers with the webhookResponse that webhook() returns.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'mediagw' }],
 		properties: [
 			{
 				displayName:
@@ -130,6 +132,6 @@ export class MediaGatewayTrigger implements INodeType {
 			// Acknowledged, so the gateway stops delivering it; no second run.
 			return answer(response, 200, { code: 200, message: 'Already received; no new run started' });
 		}
-		return { workflowData: [[{ json }]] };
+		return { workflowData: [[{ json }]], webhookResponse: { code: 200, message: 'Received; a run started' } };
 	}
 }
