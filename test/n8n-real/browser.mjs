@@ -15,6 +15,7 @@ import { Editor, launchChromium, PageObserver } from './lib/browser.mjs';
 import {
   baseEnv,
   CREDENTIAL_TYPE,
+  checkKeyNowhere,
   freePort,
   installNode,
   N8N_REAL_DIR,
@@ -625,11 +626,6 @@ try {
   await supervisor.stopAll();
 }
 
-const sightings = await secretSightings(KEY, { dirs: [supervisor.logDir] });
-step.check('the API key never appears in n8n logs', sightings.length === 0, sightings.join(', '));
-step.check(
-  "the API key never appears in this step's output",
-  !(await secretSightings(KEY, { texts: { output: step.printed.join('\n') } })).length,
-);
+await checkKeyNowhere(step, KEY, { logDir: supervisor.logDir, texts: {}, what: 'n8n logs' });
 step.info(`screenshots: ${shots}`);
 step.summary();

@@ -24,6 +24,16 @@ export const fixture = (name) => readFileSync(join(REPO_ROOT, 'packages/n8n-node
 const dataUri = (name) => `data:image/png;base64,${fixture(name).toString('base64')}`;
 let images;
 
+/** Runs `fn` with the emulator's fault set to `fault`, and clears the fault afterwards whatever happens. */
+export async function withFault(emulator, fault, fn) {
+  emulator.setFault(fault);
+  try {
+    return await fn();
+  } finally {
+    emulator.setFault(undefined);
+  }
+}
+
 /**
  * A real blend on the emulator (two small PNGs), as a gateway client would send it, with
  * `notifyHook`, `state` and optionally an `x-emulator-fault` header (`fault`). Resolves to the task id; the emulator then POSTs the notification to

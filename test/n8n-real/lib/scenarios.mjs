@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FINAL_STATUSES, nodeOutput } from './api.mjs';
 import { deliver, fixture, SAMPLE_VIDEO, submitBlend, triggerDeduplicates } from './gateway.mjs';
 import { NODE_TYPES } from './package.mjs';
-import { mapLimit, poll, sha256 } from './util.mjs';
+import { mapLimit, poll, postJson, sha256 } from './util.mjs';
 import { blendWorkflow, takeOf, textToVideoWorkflow, triggerWorkflow } from './workflows.mjs';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
@@ -270,16 +270,7 @@ export async function textToVideoFanout(ctx, { label, count, binaryMode, postCon
   const before = emulator.requests.length;
 
   const started = Date.now();
-  const posted = await mapLimit(range(count), postConcurrency, async (n) => {
-    const response = await fetch(wf.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ n }),
-      signal: AbortSignal.timeout(60_000),
-    });
-    await response.arrayBuffer();
-    return response.status;
-  });
+  const posted = await mapLimit(range(count), postConcurrency, async (n) => (await postJson(wf.url, { n })).status);
   step.check(
     `${label}: ${count} webhook calls answered 200`,
     posted.every((s) => s === 200),

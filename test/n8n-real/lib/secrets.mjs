@@ -20,3 +20,22 @@ export async function secretSightings(secret, { dirs = [], texts = {} } = {}) {
   }
   return found;
 }
+
+/**
+ * The closing checks of every step: the key is in none of n8n's logs (`logDir`), none of the
+ * captured `texts` (execution data, the emulator's records), and not in the step's own output.
+ */
+export async function checkKeyNowhere(step, key, { logDir, texts, what = 'n8n logs or execution data' }) {
+  const sightings = await secretSightings(key, { dirs: [logDir], texts });
+  step.check(`the API key never appears in ${what}`, sightings.length === 0, sightings.join(', '));
+  step.check(
+    "the API key never appears in this step's output",
+    !(await secretSightings(key, { texts: { output: step.printed.join('\n') } })).length,
+  );
+}
+
+/** What the emulator recorded (requests, notifications), as texts to scan for a key. */
+export const emulatorTexts = (emulator) => ({
+  'emulator records': JSON.stringify(emulator?.requests ?? []),
+  'emulator notifications': JSON.stringify(emulator?.notifications ?? []),
+});

@@ -72,3 +72,14 @@ export async function mapLimit(items, limit, fn) {
 }
 
 export const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** POSTs `body` as JSON (a webhook call); the answer's status and text. */
+export async function postJson(url, body = {}, { timeoutMs = 60_000 } = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: response.status, text: await response.text() };
+}

@@ -3,9 +3,9 @@
 // n8n's public API and the emulator's records. The emulator holds each blend's notifications
 // (`notifyHold`) until a scenario releases them, so "waiting" is observed, not raced.
 import { executionError, FINAL_STATUSES, nodeOutput, waitingTaskId } from './api.mjs';
-import { deliver } from './gateway.mjs';
+import { deliver, withFault } from './gateway.mjs';
 import { countAfterGrace, deploy, tally } from './scenarios.mjs';
-import { mapLimit, poll, sha256 } from './util.mjs';
+import { mapLimit, poll, postJson, sha256 } from './util.mjs';
 import { blendWaitWorkflow, exampleWorkflow } from './workflows.mjs';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
@@ -20,16 +20,6 @@ export function resumeUrlExecution(webhookBase, url) {
   );
   return match?.[1];
 }
-
-const postJson = async (url, body = {}) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
-  });
-  return { status: response.status, text: await response.text() };
-};
 
 /** The message of a JSON answer (n8n's errors also carry a stack trace), else the text's start. */
 function messageOf(answer = '') {
@@ -114,14 +104,7 @@ export async function startBlendWaitTimeOut(ctx, { label, filesDir }) {
     timeLimitMinutes: 1,
   });
   const wf = await deploy(ctx, workflow, path);
-  emulator.setFault({ notifyHold: true });
-  let started;
-  try {
-    started = await startWaiting(ctx, wf);
-  } finally {
-    emulator.setFault(undefined);
-  }
-  const { execution, taskId, request } = started;
+  const { execution, taskId, request } = await withFault(emulator, { notifyHold: true }, () => startWaiting(ctx, wf));
   // The node sets the limit right after the gateway took the blend.
   const limitMs = Date.parse(execution.waitTill) - (request?.receivedAt ?? Number.NaN);
   step.check(
@@ -177,13 +160,7 @@ export async function blendWaitLifecycle(ctx, { label, filesDir, images }) {
   const out = {};
 
   // 1. Success: two progress notifications, then the final one.
-  emulator.setFault({ notifyHold: true, notifyProgress: 2 });
-  let started;
-  try {
-    started = await startWaiting(ctx, wf);
-  } finally {
-    emulator.setFault(undefined);
-  }
+  let started = await withFault(emulator, { notifyHold: true, notifyProgress: 2 }, () => startWaiting(ctx, wf));
   const { execution, taskId, request } = started;
   step.check(
     `${label}: the execution waits (API status "waiting"); its custom data mediagw_task_id is the task the gateway created`,
@@ -264,12 +241,7 @@ export async function blendWaitLifecycle(ctx, { label, filesDir, images }) {
   out.success = done;
 
   // 2. The gateway says the task failed: the example's error output ends the run on Stop and Error.
-  emulator.setFault({ notifyHold: true, notifyFailure: true });
-  try {
-    started = await startWaiting(ctx, wf);
-  } finally {
-    emulator.setFault(undefined);
-  }
+  started = await withFault(emulator, { notifyHold: true, notifyFailure: true }, () => startWaiting(ctx, wf));
   emulator.releaseNotifications([started.taskId]);
   await emulator.settled();
   const failed = await client.waitForExecution(started.execution.id, { timeoutMs: 60_000 });

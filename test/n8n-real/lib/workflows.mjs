@@ -67,6 +67,17 @@ export function triggerWorkflow({ name = 'mgw trigger', token, triggerParameters
   };
 }
 
+/** A Webhook node (POST /webhook/<path>) that answers at once, as the first node of a test workflow. */
+const webhookNode = (path) => ({
+  id: randomUUID(),
+  name: 'Webhook',
+  type: 'n8n-nodes-base.webhook',
+  typeVersion: 2,
+  position: [0, 0],
+  webhookId: randomUUID(),
+  parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+});
+
 /**
  * Webhook (POST /webhook/<path>, answers at once) -> "Which process" (records $env.MGW_PROCESS
  * and the body's `n`) -> Media Gateway Text to Video with "Download Video" on. The prompt carries
@@ -75,15 +86,7 @@ export function triggerWorkflow({ name = 'mgw trigger', token, triggerParameters
  */
 export function textToVideoWorkflow({ name = 'mgw text to video', credentialId, path = `t2v-${randomUUID()}` }) {
   const nodes = [
-    {
-      id: randomUUID(),
-      name: 'Webhook',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2,
-      position: [0, 0],
-      webhookId: randomUUID(),
-      parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-    },
+    webhookNode(path),
     processTagNode('Which process', [['n', '={{ $json.body.n }}', 'number']]),
     {
       id: randomUUID(),
@@ -129,15 +132,7 @@ export function blendWorkflow({
   path = `blend-${randomUUID()}`,
 }) {
   const nodes = [
-    {
-      id: randomUUID(),
-      name: 'Webhook',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2,
-      position: [0, 0],
-      webhookId: randomUUID(),
-      parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-    },
+    webhookNode(path),
     {
       id: randomUUID(),
       name: 'Media Gateway',
