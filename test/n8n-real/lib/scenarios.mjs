@@ -67,7 +67,7 @@ async function finishedCount(ctx, workflowId) {
  * `maxBacklog` bounds how many notifications may be delivered ahead of the finished executions
  * (Infinity: a plain burst). In queue mode a deep backlog is what hurts: the webhook processor
  * holds every execution it enqueued until a worker finishes it (memory, DB connections), and on a
- * busy 2-core machine a 500-deep burst made it answer 500/503 or time out (see QUEUE-MODE.md).
+ * busy 2-core machine a 500-deep burst made it answer 500/503 or time out (see docs/n8n-queue-mode.md).
  */
 export async function triggerNotifications(
   ctx,
