@@ -114,3 +114,68 @@ export async function deliverAll(
     await deliverNotification(url, body, options);
   }
 }
+
+/**
+ * The emulator's outgoing notifications: sends each task's notifications after its answer, holds
+ * them instead when the `notifyHold` fault asks (until `release`), records every attempt, and
+ * knows when all deliveries are done (`settled`).
+ */
+export class Outbox {
+  readonly attempts: NotificationAttempt[] = [];
+  readonly #held: (HeldNotifications & { send: () => void })[] = [];
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #closing = new AbortController();
+
+  constructor(readonly options: Pick<DeliveryOptions, 'retries' | 'backoffMs' | 'timeoutMs'>) {}
+
+  /** Delivers `bodies` to `hook` once `after` (the answer) has settled: the task exists either way. */
+  notify(hook: string, bodies: readonly Notification[], after: Promise<unknown>, hold = false): void {
+    const send = () => {
+      const run = after
+        .catch(() => undefined)
+        .then(() =>
+          deliverAll(hook, bodies, {
+            ...this.options,
+            signal: this.#closing.signal,
+            onAttempt: (attempt) => this.attempts.push(attempt),
+          }),
+        );
+      this.#inFlight.add(run);
+      void run.finally(() => this.#inFlight.delete(run));
+    };
+    if (hold) this.#held.push({ taskId: bodies[0]?.id ?? '', url: hook, count: bodies.length, send });
+    else send();
+  }
+
+  get held(): HeldNotifications[] {
+    return this.#held.map(({ taskId, url, count }) => ({ taskId, url, count }));
+  }
+
+  /** Sends the held notifications of `taskIds` (all when undefined); how many tasks were released. */
+  release(taskIds?: Iterable<string>): number {
+    const wanted = taskIds === undefined ? undefined : new Set(taskIds);
+    const released = this.#held.filter((h) => wanted === undefined || wanted.has(h.taskId));
+    for (const h of released) {
+      this.#held.splice(this.#held.indexOf(h), 1);
+      if (!this.#closing.signal.aborted) h.send();
+    }
+    return released.length;
+  }
+
+  /** Resolves when every delivery under way has ended. */
+  async settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  reset(): void {
+    this.attempts.length = 0;
+    this.#held.length = 0;
+  }
+
+  /** Drops held notifications, stops retries and waits for deliveries under way. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    this.#held.length = 0;
+    await this.settled();
+  }
+}

@@ -20,7 +20,7 @@ import { type Exchange, errorAnswer, jsonAnswer, type RecordedRequest, send, suc
 import { type Fault, FaultCounter } from './faults.js';
 import { type Download, FILES_PATH, FileStore } from './files.js';
 import { authLabel, gate, servedPath } from './gate.js';
-import { deliverAll, type HeldNotifications, type NotificationAttempt } from './notify.js';
+import { Outbox } from './notify.js';
 import { checkOptions, type Emulator, type EmulatorOptions, type Endpoint } from './options.js';
 import { readRequest } from './reading.js';
 import { blendRoute } from './routes/blend.js';
@@ -84,13 +84,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const requests: RecordedRequest[] = [];
   let seq = 0;
-  const notifications: NotificationAttempt[] = [];
   const downloads: Download[] = [];
   const faults = new FaultCounter();
   let serverFault: Fault | undefined = options.fault;
-  const deliveries = new Set<Promise<unknown>>();
-  const held: (HeldNotifications & { send: () => void })[] = [];
-  const closing = new AbortController();
+  const outbox = new Outbox({
+    retries: options.notifyRetries ?? 3,
+    backoffMs: options.notifyBackoffMs ?? 200,
+    timeoutMs: options.notifyTimeoutMs ?? 5000,
+  });
   let baseUrl = '';
 
   const ctx: EmulatorContext = {
@@ -98,26 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxUploadBytes,
     files: new FileStore(),
     fileUrl: (name) => `${options.publicUrl?.replace(/\/+$/, '') ?? baseUrl}${FILES_PATH}/${name}`,
-    notify(hook, bodies, after, hold = false) {
-      // The task exists whether or not the answer reached the caller: deliver either way.
-      const send = () => {
-        const run = after
-          .catch(() => undefined)
-          .then(() =>
-            deliverAll(hook, bodies, {
-              retries: options.notifyRetries ?? 3,
-              backoffMs: options.notifyBackoffMs ?? 200,
-              timeoutMs: options.notifyTimeoutMs ?? 5000,
-              signal: closing.signal,
-              onAttempt: (attempt) => notifications.push(attempt),
-            }),
-          );
-        deliveries.add(run);
-        void run.finally(() => deliveries.delete(run));
-      };
-      if (hold) held.push({ taskId: bodies[0]?.id ?? '', url: hook, count: bodies.length, send });
-      else send();
-    },
+    notify: (hook, bodies, after, hold) => outbox.notify(hook, bodies, after, hold),
   };
   const operationRoutes = [...defaultRoutes(options), ...(options.operations ?? [])];
   const served = operationRoutes.map((route) => ({ route, ...servedPath(route.operation, routes) }));
@@ -217,9 +199,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
-  const settled = async () => {
-    while (deliveries.size > 0) await Promise.allSettled([...deliveries]);
-  };
   return {
     url: baseUrl,
     publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? baseUrl,
@@ -227,19 +206,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     endpoints,
     keyPinned: options.apiKey !== undefined,
     requests,
-    notifications,
+    notifications: outbox.attempts,
     get heldNotifications() {
-      return held.map(({ taskId, url, count }) => ({ taskId, url, count }));
+      return outbox.held;
     },
-    releaseNotifications(taskIds) {
-      const wanted = taskIds === undefined ? undefined : new Set(taskIds);
-      const released = held.filter((h) => wanted === undefined || wanted.has(h.taskId));
-      for (const h of released) {
-        held.splice(held.indexOf(h), 1);
-        if (!closing.signal.aborted) h.send();
-      }
-      return released.length;
-    },
+    releaseNotifications: (taskIds) => outbox.release(taskIds),
     downloads,
     count: (operation) =>
       operation === undefined ? requests.length : requests.filter((r) => r.operation === operation).length,
@@ -250,16 +221,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset() {
       requests.length = 0;
       seq = 0;
-      notifications.length = 0;
+      outbox.reset();
       downloads.length = 0;
-      held.length = 0;
       faults.forget();
     },
-    settled,
+    settled: () => outbox.settled(),
     async close() {
-      closing.abort();
-      held.length = 0;
-      await settled();
+      await outbox.close();
       await app.close();
     },
   };
