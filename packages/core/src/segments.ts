@@ -12,11 +12,15 @@ export type ImageReader = (image: SniffedImage) => AsyncIterable<Uint8Array> | I
 const ALPHABET = new TextEncoder().encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
 const PAD = 0x3d; // '='
 
+/** Turns some bytes (a whole number of 3-byte groups, except at the end) into their base64 text. */
+export type Base64Encoder = (bytes: Uint8Array) => Uint8Array;
+
 /**
- * Base64 of some bytes, written straight into bytes. `toString('base64')` would make a JS string of
- * every chunk first: in a large heap (n8n's) those strings pile up in the old generation until a
- * full collection (measured in n8n's engine: blend 4 x 64 MiB peaked ~135 MiB above idle that way,
- * ~70 MiB this way). About 1 GB/s here: far above any upload link.
+ * Base64 of some bytes, written straight into bytes: the default, for processes with a large heap.
+ * `toString('base64')` would make a JS string of every chunk first, and in a large heap (n8n's)
+ * those strings pile up in the old generation until a full collection (measured in n8n's engine:
+ * blend 4 x 64 MiB peaked ~135 MiB above idle that way, ~70 MiB this way). About 1 GB/s here: far
+ * above any upload link.
  */
 export function base64Bytes(src: Uint8Array): Uint8Array {
   const n = src.byteLength;
@@ -46,6 +50,7 @@ export function base64Bytes(src: Uint8Array): Uint8Array {
 /** Base64 of a byte stream, chunk by chunk: whole 3-byte groups per chunk, the rest carried over. */
 export async function* base64Chunks(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  encode: Base64Encoder = base64Bytes,
 ): AsyncGenerator<Uint8Array> {
   let carry = new Uint8Array(0);
   for await (const chunk of chunks) {
@@ -62,23 +67,27 @@ export async function* base64Chunks(
       const group = new Uint8Array(3);
       group.set(carry);
       group.set(chunk.subarray(0, need), carry.length);
-      yield base64Bytes(group);
+      yield encode(group);
       start = need;
     }
     const end = start + Math.floor((chunk.byteLength - start) / 3) * 3;
-    if (end > start) yield base64Bytes(chunk.subarray(start, end));
+    if (end > start) yield encode(chunk.subarray(start, end));
     carry = chunk.slice(end);
   }
-  if (carry.length > 0) yield base64Bytes(carry);
+  if (carry.length > 0) yield encode(carry);
 }
 
 const encoder = new TextEncoder();
 
-/** The body's bytes in order; `onChunk` hears each chunk's size as it is handed on. */
+/**
+ * The body's bytes in order; `onChunk` hears each chunk's size as it is handed on; `encode` is the
+ * transport's choice of base64 encoder (see `base64Bytes`).
+ */
 export async function* segmentBytes(
   segments: readonly BodySegment[],
   read: ImageReader,
   onChunk?: (bytes: number) => void,
+  encode: Base64Encoder = base64Bytes,
 ): AsyncGenerator<Uint8Array> {
   for (const segment of segments) {
     const chunks =
@@ -86,7 +95,7 @@ export async function* segmentBytes(
         ? [encoder.encode(segment)]
         : segment.encoding === 'raw'
           ? read(segment.image)
-          : base64Chunks(read(segment.image));
+          : base64Chunks(read(segment.image), encode);
     for await (const chunk of chunks) {
       onChunk?.(chunk.byteLength);
       yield chunk;

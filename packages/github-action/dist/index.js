@@ -25305,7 +25305,7 @@ function base64Bytes(src) {
   }
   return out;
 }
-async function* base64Chunks(chunks) {
+async function* base64Chunks(chunks, encode2 = base64Bytes) {
   let carry = new Uint8Array(0);
   for await (const chunk of chunks) {
     let start = 0;
@@ -25321,21 +25321,21 @@ async function* base64Chunks(chunks) {
       const group = new Uint8Array(3);
       group.set(carry);
       group.set(chunk.subarray(0, need), carry.length);
-      yield base64Bytes(group);
+      yield encode2(group);
       start = need;
     }
     const end = start + Math.floor((chunk.byteLength - start) / 3) * 3;
     if (end > start)
-      yield base64Bytes(chunk.subarray(start, end));
+      yield encode2(chunk.subarray(start, end));
     carry = chunk.slice(end);
   }
   if (carry.length > 0)
-    yield base64Bytes(carry);
+    yield encode2(carry);
 }
 var encoder2 = new TextEncoder();
-async function* segmentBytes(segments, read, onChunk) {
+async function* segmentBytes(segments, read, onChunk, encode2 = base64Bytes) {
   for (const segment of segments) {
-    const chunks = typeof segment === "string" ? [encoder2.encode(segment)] : segment.encoding === "raw" ? read(segment.image) : base64Chunks(read(segment.image));
+    const chunks = typeof segment === "string" ? [encoder2.encode(segment)] : segment.encoding === "raw" ? read(segment.image) : base64Chunks(read(segment.image), encode2);
     for await (const chunk of chunks) {
       onChunk?.(chunk.byteLength);
       yield chunk;
@@ -25345,6 +25345,7 @@ async function* segmentBytes(segments, read, onChunk) {
 
 // ../core/dist/transport/body.js
 var CHUNK = 3 * 64 * 1024;
+var nativeBase64 = (bytes) => Buffer.from(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"), "latin1");
 async function* imageBytes(handle) {
   switch (handle.kind) {
     case "bytes":
@@ -25375,7 +25376,7 @@ function bodyStream(segments, options = {}) {
     options.onProgress?.(sent, length);
   } : void 0;
   const read = (image) => imageBytes(image.handle);
-  return { length, stream: segmentBytes(segments, read, onChunk) };
+  return { length, stream: segmentBytes(segments, read, onChunk, nativeBase64) };
 }
 
 // ../core/dist/transport/timeouts.js

@@ -4,11 +4,20 @@
  */
 import { createReadStream } from 'node:fs';
 import { type BodySegment, segmentsLength } from '../request.js';
-import { segmentBytes } from '../segments.js';
+import { type Base64Encoder, segmentBytes } from '../segments.js';
 import type { ImageHandle, TransportImage } from './sources.js';
 
 /** Read size for files (a multiple of 3; base64 chunks need no carry then). */
 const CHUNK = 3 * 64 * 1024;
+
+/**
+ * Node's native base64, for the library, CLI and Action processes, whose heaps are small: the
+ * short-lived strings make V8 collect often, which frees the chunk buffers too. Measured with
+ * blend 4 x 64 MiB (`npm run bench`): ~20 MiB peak growth and ~1.6x faster this way, ~60 MiB with
+ * the pure encoder, whose garbage lies outside the heap until V8's 64 MiB external-memory mark.
+ */
+const nativeBase64: Base64Encoder = (bytes) =>
+  Buffer.from(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), 'latin1');
 
 async function* imageBytes(handle: ImageHandle): AsyncGenerator<Uint8Array> {
   switch (handle.kind) {
@@ -49,5 +58,5 @@ export function bodyStream(
       }
     : undefined;
   const read = (image: { handle: unknown }) => imageBytes((image as TransportImage).handle);
-  return { length, stream: segmentBytes(segments, read, onChunk) };
+  return { length, stream: segmentBytes(segments, read, onChunk, nativeBase64) };
 }
