@@ -138,9 +138,16 @@ export function defineOperation<
   return Object.freeze({ ...spec, schema: objectSchemaOf(spec.fields) });
 }
 
-/** Field names sent in the body (segment fields go into the path). */
-export function bodyFieldNames(op: AnyOperation): string[] {
-  return Object.entries(op.fields)
-    .filter(([, spec]) => spec.kind !== 'segment')
-    .map(([name]) => name);
+const bodyFields = new WeakMap<AnyOperation, readonly string[]>();
+
+/** Field names sent in the body (segment fields go into the path); worked out once per operation, as every call asks. */
+export function bodyFieldNames(op: AnyOperation): readonly string[] {
+  let names = bodyFields.get(op);
+  if (!names) {
+    names = Object.entries(op.fields)
+      .filter(([, spec]) => spec.kind !== 'segment')
+      .map(([name]) => name);
+    bodyFields.set(op, names);
+  }
+  return names;
 }

@@ -28,13 +28,34 @@ export function scrub(text: string, secrets: readonly (string | undefined)[]): s
 /** Deeper than this, a decoded answer is not walked (no gateway nests so deep; a stack must not overflow). */
 export const MAX_DEPTH = 256;
 
+const hasAny = (text: string, secrets: readonly string[]) => {
+  for (const secret of secrets) if (text.includes(secret)) return true;
+  return false;
+};
+
+/** Whether a secret occurs anywhere in a decoded JSON value (keys too), without allocating: every answer is checked. */
+function holdsSecret(v: unknown, secrets: readonly string[], depth: number): boolean {
+  if (typeof v === 'string') return hasAny(v, secrets);
+  if (!v || typeof v !== 'object') return false;
+  if (depth > MAX_DEPTH) throw new RangeError(`nested more than ${MAX_DEPTH} levels deep`);
+  if (Array.isArray(v)) {
+    for (const item of v) if (holdsSecret(item, secrets, depth + 1)) return true;
+    return false;
+  }
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    if (hasAny(key, secrets) || holdsSecret((v as Record<string, unknown>)[key], secrets, depth + 1)) return true;
+  }
+  return false;
+}
+
 /**
  * `scrub` through a decoded JSON value (keys and strings). Returns the same value when no secret
  * occurs, so the common case allocates nothing. Throws a RangeError past MAX_DEPTH levels.
  */
 export function scrubDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const live = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  if (live.length === 0) return value;
+  if (live.length === 0 || !holdsSecret(value, live, 0)) return value;
   const visit = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return live.some((s) => v.includes(s)) ? scrub(v, live) : v;
     if (!v || typeof v !== 'object') return v;

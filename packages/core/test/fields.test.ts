@@ -78,6 +78,12 @@ describe('plain text', () => {
     expect(scrubDeep(value, ['SECRET'])).toEqual({ a: ['x-[redacted]-y', 2], '[redacted]': { b: 'ok' } });
     const clean = { a: ['x'] };
     expect(scrubDeep(clean, ['SECRET'])).toBe(clean);
+    // Deeper than any gateway nests: refused whether or not a secret is inside.
+    let deep: unknown = 'x';
+    for (let i = 0; i < 300; i++) deep = [deep];
+    expect(() => scrubDeep(deep, ['SECRET'])).toThrow(RangeError);
+    const hidden = { a: [{ b: [{ c: 'SECRET' }] }], d: 1 };
+    expect(scrubDeep(hidden, ['SECRET'])).toEqual({ a: [{ b: [{ c: '[redacted]' }] }], d: 1 });
   });
 });
 

@@ -115,6 +115,17 @@ describe('text-to-video', () => {
   });
 
   it.each([
+    ['one two three four', 4],
+    ['  one\ttwo\nthree  four  ', 4],
+    ['one two three four five', undefined],
+    ['\n one two three four five ', undefined],
+  ])('counts the words of %j: a warning below five', (prompt, words) => {
+    const { warnings } = buildRequest(textToVideo, config, { prompt });
+    if (words === undefined) expect(warnings).toEqual([]);
+    else expect(warnings).toEqual([expect.stringMatching(new RegExp(`^prompt: ${words} word\\(s\\)`))]);
+  });
+
+  it.each([
     [{}, 'prompt', /is required/],
     [{ prompt: '   ' }, 'prompt', /is empty/],
     [{ prompt: 'p', num_inference_steps: 0 }, 'num_inference_steps', /allowed: an integer from 1 to 50/],

@@ -23694,8 +23694,14 @@ function fromText(spec, text2) {
 function defineOperation(spec) {
   return Object.freeze({ ...spec, schema: objectSchemaOf(spec.fields) });
 }
+var bodyFields = /* @__PURE__ */ new WeakMap();
 function bodyFieldNames(op) {
-  return Object.entries(op.fields).filter(([, spec]) => spec.kind !== "segment").map(([name]) => name);
+  let names2 = bodyFields.get(op);
+  if (!names2) {
+    names2 = Object.entries(op.fields).filter(([, spec]) => spec.kind !== "segment").map(([name]) => name);
+    bodyFields.set(op, names2);
+  }
+  return names2;
 }
 
 // ../core/dist/redact.js
@@ -23719,9 +23725,36 @@ function scrub(text2, secrets) {
   return out;
 }
 var MAX_DEPTH = 256;
+var hasAny = (text2, secrets) => {
+  for (const secret of secrets)
+    if (text2.includes(secret))
+      return true;
+  return false;
+};
+function holdsSecret(v, secrets, depth) {
+  if (typeof v === "string")
+    return hasAny(v, secrets);
+  if (!v || typeof v !== "object")
+    return false;
+  if (depth > MAX_DEPTH)
+    throw new RangeError(`nested more than ${MAX_DEPTH} levels deep`);
+  if (Array.isArray(v)) {
+    for (const item of v)
+      if (holdsSecret(item, secrets, depth + 1))
+        return true;
+    return false;
+  }
+  for (const key in v) {
+    if (!Object.hasOwn(v, key))
+      continue;
+    if (hasAny(key, secrets) || holdsSecret(v[key], secrets, depth + 1))
+      return true;
+  }
+  return false;
+}
 function scrubDeep(value, secrets) {
   const live = secrets.filter((s) => typeof s === "string" && s.length >= 4);
-  if (live.length === 0)
+  if (live.length === 0 || !holdsSecret(value, live, 0))
     return value;
   const visit = (v, depth) => {
     if (typeof v === "string")
@@ -24692,9 +24725,12 @@ function readJson(raw, ctx) {
 // ../core/dist/operations/text-to-video.js
 var SHORT_PROMPT_WORDS = 5;
 var COMPLETED_STATUSES = /* @__PURE__ */ new Set(["COMPLETED"]);
+var LONG_ENOUGH = new RegExp(`^\\s*(\\S+\\s+){${SHORT_PROMPT_WORDS - 1}}\\S`);
 function shortPrompt(prompt) {
+  if (LONG_ENOUGH.test(prompt))
+    return void 0;
   const words = prompt.trim().split(/\s+/).length;
-  return words < SHORT_PROMPT_WORDS ? `${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail` : void 0;
+  return `${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail`;
 }
 var textToVideo = defineOperation({
   name: "text-to-video",

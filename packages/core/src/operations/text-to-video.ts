@@ -14,11 +14,13 @@ export const SHORT_PROMPT_WORDS = 5;
 /** Statuses that mean the video is ready. The spec shows only `COMPLETED`. */
 export const COMPLETED_STATUSES: ReadonlySet<string> = new Set(['COMPLETED']);
 
+/** Matches any prompt of at least SHORT_PROMPT_WORDS words, without splitting it (checked on every call). */
+const LONG_ENOUGH = new RegExp(`^\\s*(\\S+\\s+){${SHORT_PROMPT_WORDS - 1}}\\S`);
+
 function shortPrompt(prompt: string): string | undefined {
+  if (LONG_ENOUGH.test(prompt)) return undefined;
   const words = prompt.trim().split(/\s+/).length;
-  return words < SHORT_PROMPT_WORDS
-    ? `${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail`
-    : undefined;
+  return `${words} word(s); the gateway gives poor results for short prompts, describe the scene in detail`;
 }
 
 export interface TextToVideoResult {
